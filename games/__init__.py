@@ -1,0 +1,22 @@
+"""Easy Harp, rules version EH1: a pure-Python engine (no framework imports).
+
+Public API::
+
+    deal(number) -> Layout                      # section 3
+    parse_code(text) -> DealCode / format_code(number, mode)   # section 4
+    Game.new(number); game.play(parse_action("w>3")); game.refusal(action)
+    game.legal_actions(); game.tap_destination("w", double=True)
+    replay(code, actions) -> ReplayResult       # sections 7 and 8
+"""
+
+from .actions import ACTIONS, MalformedAction, format_action, parse_action
+from .cards import card, card_name
+from .deal import DealCode, InvalidCode, Layout, deal, format_code, parse_code
+from .game import HISTORY_LIMIT, Game, IllegalAction
+from .replay import ReplayResult, replay
+
+__all__ = [
+    "ACTIONS", "DealCode", "Game", "HISTORY_LIMIT", "IllegalAction", "InvalidCode", "Layout",
+    "MalformedAction", "ReplayResult", "card", "card_name", "deal", "format_action",
+    "format_code", "parse_action", "parse_code", "replay",
+]

@@ -1,0 +1,302 @@
+"""The Easy Harp game state and its rules (sections 5 and 6 of the EH1 rules).
+
+``Game`` is a small mutable state with a push/pop undo stack. Every rule lives in
+``Game.refusal``; ``Game.play`` applies an action only after it, and records what
+``undo`` needs to restore the table, the score and the counters exactly.
+"""
+
+from collections import deque
+
+from .actions import (
+    ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F, Action,
+)
+from .cards import DECK_SIZE, KING, NAME, RANK, STACKS_ON, make_card
+from .deal import COLUMNS, Layout, deal
+
+FOUNDATIONS = 8
+HISTORY_LIMIT = 100
+#: Points of section 6.
+TO_FOUNDATION, WASTE_TO_COLUMN, FLIP = 10, 5, 5
+_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+
+
+class IllegalAction(ValueError):
+    """An action that the rules refuse where it stands; the message names the rule."""
+
+
+class Game:
+    """One game of Easy Harp.
+
+    Columns list cards bottom to top; ``down[n]`` of column n's bottom cards are face
+    down (a non-empty column always has its top card face up). ``stock`` is drawn from
+    its end; ``waste`` has its top card at its end. ``foundations[f]`` is the rank on
+    top of foundation f (0 when empty); foundation f holds suit ``f // 2``.
+    """
+
+    __slots__ = (
+        "number", "columns", "down", "stock", "waste", "foundations", "on_foundations",
+        "score", "moves", "undos", "take_backs", "stock_passes", "waste_to_column", "history",
+    )
+
+    def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT):
+        self.number = layout.number
+        self.columns = [list(col) for col in layout.columns]
+        self.down = [len(col) - 1 for col in layout.columns]
+        self.stock = list(reversed(layout.stock))
+        self.waste: list[int] = []
+        self.foundations = [0] * FOUNDATIONS
+        self.on_foundations = 0
+        self.score = self.moves = 0
+        self.undos = self.take_backs = self.stock_passes = self.waste_to_column = 0
+        #: Undo records ``(action, card, foundation, flipped, points)``; the oldest
+        #: drops off when a push would exceed the limit (None: unbounded, for search).
+        self.history: deque = deque(maxlen=history_limit)
+
+    @classmethod
+    def new(cls, number: int, history_limit: int | None = HISTORY_LIMIT) -> "Game":
+        return cls(deal(number), history_limit)
+
+    @property
+    def won(self) -> bool:
+        """All 104 cards are on the foundations."""
+        return self.on_foundations == DECK_SIZE
+
+    # -- legality: every rule, in one place -------------------------------------------
+
+    def refusal(self, action: Action) -> str | None:
+        """Why ``action`` is illegal here, in words a player can read; None if legal."""
+        if self.on_foundations == DECK_SIZE:
+            return "The game is won: nothing may follow the winning action."
+        kind, a, b, k = action
+        if kind == STOCK:
+            if not self.stock and not self.waste:
+                return "The stock and the waste are both empty: there is nothing to turn."
+            return None
+        if kind == UNDO:
+            if self.history:
+                return None
+            if self.moves:
+                return f"Nothing left to undo: undo goes back at most {self.history.maxlen} actions."
+            return "Nothing to undo."
+        if kind == WASTE_F or kind == WASTE_COL:
+            if not self.waste:
+                return "The waste is empty."
+            card = self.waste[-1]
+            if kind == WASTE_F:
+                return self._foundation_refusal(card)
+            return self._column_refusal(card, b)
+        if kind == FOUND_COL:
+            rank = self.foundations[a]
+            if not rank:
+                return f"Foundation {a + 1} is empty."
+            return self._column_refusal(make_card(rank, a // 2), b)
+        column = self.columns[a]
+        if not column:
+            return f"Column {a + 1} is empty."
+        if kind == COL_F:
+            return self._foundation_refusal(column[-1])
+        if k == 1:
+            return self._column_refusal(column[-1], b)
+        return self._run_refusal(a, b, k)
+
+    def _foundation_refusal(self, card: int) -> str | None:
+        """A foundation takes the next card of its suit, from the Ace up."""
+        if self._foundation_for(card) is not None:
+            return None
+        suit = card // 13
+        return (
+            f"No foundation takes {NAME[card]}: the {_SUIT_WORDS[suit]} foundations "
+            f"({2 * suit + 1} and {2 * suit + 2}) take only the next card of their suit, Ace first."
+        )
+
+    def _foundation_for(self, card: int) -> int | None:
+        """The first foundation, in order 1..8, that accepts ``card``."""
+        first = 2 * (card // 13)
+        below = RANK[card] - 1
+        if self.foundations[first] == below:
+            return first
+        if self.foundations[first + 1] == below:
+            return first + 1
+        return None
+
+    def _column_refusal(self, card: int, to: int) -> str | None:
+        """A column takes a card of opposite colour one rank lower; an empty one only a King."""
+        column = self.columns[to]
+        if not column:
+            if RANK[card] == KING:
+                return None
+            return f"An empty column takes only a King, not {NAME[card]}."
+        top = column[-1]
+        if card in STACKS_ON[top]:
+            return None
+        return (
+            f"{NAME[card]} cannot go on {NAME[top]}: a column takes a card of the "
+            "opposite colour, exactly one rank lower."
+        )
+
+    def _run_refusal(self, source: int, to: int, k: int) -> str | None:
+        """Only a King-led run of face-up cards, alternating in colour and descending
+        by one, moves whole, and only onto an empty column."""
+        if self.columns[to]:
+            return (
+                "A run cannot move as a whole: only the top card moves, except a "
+                "King-led run onto an empty column."
+            )
+        column = self.columns[source]
+        if len(column) - self.down[source] < k:
+            return f"Column {source + 1} has fewer than {k} face-up cards."
+        run = column[-k:]
+        if RANK[run[0]] != KING:
+            return f"Only a King-led run moves as a whole: {NAME[run[0]]} is not a King."
+        for below, above in zip(run, run[1:]):
+            if above not in STACKS_ON[below]:
+                return (
+                    f"The top {k} cards of column {source + 1} are not a run: {NAME[above]} "
+                    f"does not follow {NAME[below]} in alternating colour, one rank lower."
+                )
+        return None
+
+    # -- applying and undoing -----------------------------------------------------------
+
+    def play(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
+        reason = self.refusal(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        kind, a, b, k = action
+        if kind == UNDO:
+            self._undo()
+            return
+        self.moves += 1
+        card = foundation = -1
+        flipped = False
+        points = 0
+        if kind == STOCK:
+            if self.stock:
+                self.waste.append(self.stock.pop())
+            else:  # turn the waste over: drawn again in the same order
+                self.waste.reverse()
+                self.stock, self.waste = self.waste, self.stock
+                self.stock_passes += 1
+                card = 0  # marks a recycle for undo
+        elif kind == WASTE_F or kind == COL_F:
+            card = self.waste.pop() if kind == WASTE_F else self.columns[a].pop()
+            foundation = self._foundation_for(card)
+            self.foundations[foundation] += 1
+            self.on_foundations += 1
+            points = TO_FOUNDATION
+            if kind == COL_F:
+                flipped = self._flip(a)
+        elif kind == WASTE_COL:
+            self.columns[b].append(self.waste.pop())
+            self.waste_to_column += 1
+            points = WASTE_TO_COLUMN
+        elif kind == COL_COL:
+            column = self.columns[a]
+            if k == 1:
+                self.columns[b].append(column.pop())
+            else:
+                self.columns[b].extend(column[-k:])
+                del column[-k:]
+            flipped = self._flip(a)
+        else:  # FOUND_COL
+            rank = self.foundations[a]
+            self.foundations[a] = rank - 1
+            self.on_foundations -= 1
+            self.columns[b].append(make_card(rank, a // 2))
+            self.take_backs += 1
+        if flipped:
+            points += FLIP
+        self.score += points
+        self.history.append((action, card, foundation, flipped, points))
+
+    def _flip(self, column: int) -> bool:
+        """A face-down card left on top of a column turns face up as part of the move."""
+        if self.down[column] and self.down[column] == len(self.columns[column]):
+            self.down[column] -= 1
+            return True
+        return False
+
+    def _undo(self) -> None:
+        """Restore everything the last recorded action changed; the move counter stays."""
+        action, card, foundation, flipped, points = self.history.pop()
+        kind, a, b, k = action
+        self.undos += 1
+        self.score -= points
+        if flipped:
+            self.down[a] += 1
+        if kind == STOCK:
+            if card == -1:
+                self.stock.append(self.waste.pop())
+            else:
+                self.stock.reverse()
+                self.stock, self.waste = self.waste, self.stock
+                self.stock_passes -= 1
+        elif kind == WASTE_F or kind == COL_F:
+            self.foundations[foundation] -= 1
+            self.on_foundations -= 1
+            (self.waste if kind == WASTE_F else self.columns[a]).append(card)
+        elif kind == WASTE_COL:
+            self.waste.append(self.columns[b].pop())
+            self.waste_to_column -= 1
+        elif kind == COL_COL:
+            column = self.columns[b]
+            self.columns[a].extend(column[-k:])
+            del column[-k:]
+        else:  # FOUND_COL
+            self.columns[b].pop()
+            self.foundations[a] += 1
+            self.on_foundations += 1
+            self.take_backs -= 1
+
+    # -- reading the table ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[str]:
+        """Every legal action here, in the notation, each written once (``N>M`` not ``N>M:1``)."""
+        candidates = ["s", "u", "w>f"]
+        candidates += [f"w>{n}" for n in range(1, COLUMNS + 1)]
+        for n, column in enumerate(self.columns, 1):
+            candidates.append(f"{n}>f")
+            candidates += [f"{n}>{m}" for m in range(1, COLUMNS + 1) if m != n]
+            for k in range(2, len(column) - self.down[n - 1] + 1):
+                candidates += [f"{n}>{m}:{k}" for m in range(1, COLUMNS + 1) if m != n]
+        candidates += [f"f{f}>{n}" for f in range(1, FOUNDATIONS + 1) for n in range(1, COLUMNS + 1)]
+        return [text for text in candidates if self.refusal(ACTIONS[text]) is None]
+
+    def tap_destination(self, source: str, double: bool = True) -> str | None:
+        """Where a tap on the top card of ``source`` ("w" or "1".."9") sends it (section 9).
+
+        A tap sends the card to a foundation that accepts it. A double tap (``double``)
+        then tries the board: the longest column that accepts the card, leftmost on a
+        tie, then the leftmost empty column if the card is a King. None: nowhere.
+        """
+        for text in self._tap_candidates(source, double):
+            if self.refusal(ACTIONS[text]) is None:
+                return text
+        return None
+
+    def _tap_candidates(self, source: str, double: bool) -> list[str]:
+        candidates = [f"{source}>f"]
+        if double:
+            others = [n for n in range(COLUMNS) if str(n + 1) != source]
+            built = sorted((n for n in others if self.columns[n]), key=lambda n: -len(self.columns[n]))
+            empty = [n for n in others if not self.columns[n]]
+            candidates += [f"{source}>{n + 1}" for n in built + empty]
+        return candidates
+
+    def snapshot(self) -> dict:
+        """The whole visible state as plain JSON-able data (cards by name)."""
+        return {
+            "columns": [[NAME[c] for c in col] for col in self.columns],
+            "down": list(self.down),
+            "stock": [NAME[c] for c in reversed(self.stock)],
+            "waste": [NAME[c] for c in self.waste],
+            "foundations": [
+                NAME[make_card(rank, f // 2)] if rank else None
+                for f, rank in enumerate(self.foundations)
+            ],
+            "score": self.score,
+            "moves": self.moves,
+            "undo_depth": len(self.history),
+            "won": self.won,
+        }

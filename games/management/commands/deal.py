@@ -1,0 +1,26 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.cards import NAME
+from games.deal import InvalidCode, deal, parse_code
+
+
+class Command(BaseCommand):
+    help = "Print the layout of a deal code as JSON: columns bottom to top, stock in draw order."
+
+    def add_arguments(self, parser):
+        parser.add_argument("code", help="a deal code such as EH1-N-AAAAAAF")
+
+    def handle(self, *args, code, **options):
+        try:
+            parsed = parse_code(code)
+        except InvalidCode as exc:
+            raise CommandError(str(exc)) from None
+        layout = deal(parsed.number)
+        self.stdout.write(json.dumps({
+            "code": code,
+            "number": parsed.number,
+            "columns": [[NAME[c] for c in column] for column in layout.columns],
+            "stock": [NAME[c] for c in layout.stock],
+        }))
