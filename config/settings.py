@@ -1,0 +1,341 @@
+"""Django settings for Easy Harp Daily.
+
+This is the only settings module. Everything that differs between a laptop, CI and
+production comes from environment variables, read through the small typed helpers
+below. A helper that meets a value it cannot parse raises ImproperlyConfigured at
+import time, so a typo in the environment stops the process instead of silently
+falling back to a default.
+
+Local development needs no environment at all: SQLite in the project root,
+in-process (eager) Celery tasks and an in-memory cache.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------------------
+# Typed environment helpers
+# --------------------------------------------------------------------------------------
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_MISSING = object()
+
+
+def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
+    env = os.environ if environ is None else environ
+    return env.get(name)
+
+
+def env_str(name: str, default=_MISSING, *, environ: Mapping[str, str] | None = None) -> str:
+    """The variable as a string (an empty string is a value). Required when no default."""
+    value = _raw(name, environ)
+    if value is None:
+        if default is _MISSING:
+            raise ImproperlyConfigured(f"Environment variable {name} is required but not set.")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = None) -> bool:
+    """1/true/yes/on or 0/false/no/off (any case). Unset or empty means the default."""
+    value = _raw(name, environ)
+    if value is None or value.strip() == "":
+        return default
+    normalised = value.strip().lower()
+    if normalised in _TRUE:
+        return True
+    if normalised in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"Environment variable {name}={value!r} is not a boolean "
+        f"(use one of {sorted(_TRUE)} or {sorted(_FALSE)})."
+    )
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    min_value: int | None = None,
+    max_value: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """A base-10 integer, optionally bounded. Unset or empty means the default."""
+    value = _raw(name, environ)
+    if value is None or value.strip() == "":
+        result = default
+    else:
+        try:
+            result = int(value.strip(), 10)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"Environment variable {name}={value!r} is not an integer."
+            ) from None
+    if min_value is not None and result < min_value:
+        raise ImproperlyConfigured(f"Environment variable {name}={result} is below {min_value}.")
+    if max_value is not None and result > max_value:
+        raise ImproperlyConfigured(f"Environment variable {name}={result} is above {max_value}.")
+    return result
+
+
+def env_list(
+    name: str, default: list[str] | tuple[str, ...] = (), *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; items are stripped. Unset means the default, empty means [].
+
+    An empty item between commas ("a,,b") is refused: it is almost always a typo.
+    """
+    value = _raw(name, environ)
+    if value is None:
+        return list(default)
+    if value.strip() == "":
+        return []
+    items = [item.strip() for item in value.split(",")]
+    if any(item == "" for item in items):
+        raise ImproperlyConfigured(
+            f"Environment variable {name}={value!r} has an empty item in its comma-separated list."
+        )
+    return items
+
+
+# --------------------------------------------------------------------------------------
+# Core
+# --------------------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+_DEV_SECRET_KEY = "django-insecure-dev-only-easy-harp-daily-never-use-this-in-production"
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "") or _DEV_SECRET_KEY
+if not DEBUG and SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
+
+# Secret that derives the deal number of each day's daily deal (leaderboard app).
+_DEV_DAILY_DEAL_SECRET = "dev-only-daily-deal-secret"
+DAILY_DEAL_SECRET = env_str("DAILY_DEAL_SECRET", "") or _DEV_DAILY_DEAL_SECRET
+if not DEBUG and DAILY_DEAL_SECRET == _DEV_DAILY_DEAL_SECRET:
+    raise ImproperlyConfigured("DAILY_DEAL_SECRET must be set when DJANGO_DEBUG is off.")
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+if not DEBUG and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_DEBUG is off.")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    # The engine: a plain package with no apps.py on purpose (it must not import Django).
+    "games",
+    "leaderboard",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------------------
+# Database: DATABASE_URL, or a SQLite file in the project root when unset or empty.
+# --------------------------------------------------------------------------------------
+
+DATABASE_URL = env_str("DATABASE_URL", "") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, min_value=0),
+            conn_health_checks=True,
+        )
+    }
+except ValueError as exc:  # unknown scheme or unparseable URL
+    raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --------------------------------------------------------------------------------------
+# Redis: broker and cache. Empty REDIS_URL means no Redis at all (local development).
+# --------------------------------------------------------------------------------------
+
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} is not a redis://, rediss:// or unix:// URL.")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "easyharp",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "easyharp",
+        }
+    }
+
+# --------------------------------------------------------------------------------------
+# Celery (read by config/celery.py through the CELERY_ namespace)
+# --------------------------------------------------------------------------------------
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Without Redis there is no worker: tasks run in-process, at .delay() time.
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 60, min_value=1)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 90, min_value=1)
+if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        "CELERY_TASK_TIME_LIMIT must be greater than CELERY_TASK_SOFT_TIME_LIMIT "
+        f"({CELERY_TASK_TIME_LIMIT} <= {CELERY_TASK_SOFT_TIME_LIMIT})."
+    )
+CELERY_TIMEZONE = "UTC"
+CELERY_ENABLE_UTC = True
+# Periodic tasks are added here by the apps that own them (leaderboard).
+CELERY_BEAT_SCHEDULE: dict = {}
+
+# --------------------------------------------------------------------------------------
+# Django REST Framework and the OpenAPI schema
+# --------------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Easy Harp Daily API",
+    "DESCRIPTION": "Daily-challenge leaderboards for the double-deck solitaire Easy Harp (rules EH1).",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --------------------------------------------------------------------------------------
+# Internationalisation and time
+# --------------------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --------------------------------------------------------------------------------------
+# Static files. There is no separate static server in docker-compose, so unless
+# DJANGO_SERVE_STATIC=0 Django itself serves STATIC_ROOT when DEBUG is off
+# (see config/urls.py); with DEBUG on, runserver serves them from the apps.
+# --------------------------------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)
+
+# --------------------------------------------------------------------------------------
+# Security: production settings switch on when DEBUG is off.
+# --------------------------------------------------------------------------------------
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    # The container health check calls /healthz over plain HTTP from inside.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000, min_value=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading is a near-irreversible choice for the domain's owner, not a default.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# --------------------------------------------------------------------------------------
+# Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL.
+# --------------------------------------------------------------------------------------
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in _LOG_LEVELS:
+    raise ImproperlyConfigured(f"DJANGO_LOG_LEVEL={LOG_LEVEL!r} is not one of {_LOG_LEVELS}.")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replaces Django's default handlers for "django" (console only under DEBUG,
+        # mail_admins): its records go to the root console handler, DEBUG or not.
+        # runserver's request log ("django.server") keeps its own handler.
+        "django": {"level": LOG_LEVEL, "propagate": True},
+    },
+}
