@@ -213,8 +213,9 @@ if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
             "KEY_PREFIX": "easyharp",
         }
     }
@@ -249,8 +250,31 @@ if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     )
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
-# Periodic tasks are added here by the apps that own them (leaderboard).
-CELERY_BEAT_SCHEDULE: dict = {}
+# Don't hold a request when the broker is down: the row is stored, beat re-queues it.
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stale-submissions": {"task": "leaderboard.tasks.requeue_stale_submissions", "schedule": 15.0},
+    "prepare-daily-deals": {"task": "leaderboard.tasks.prepare_daily_deals", "schedule": 3600.0},
+    "reconcile-boards": {"task": "leaderboard.tasks.reconcile_boards", "schedule": 60.0},
+}
+
+# --------------------------------------------------------------------------------------
+# The game service (leaderboard app)
+# --------------------------------------------------------------------------------------
+
+# The solver's node budget that proves a daily deal winnable (deterministic on any machine).
+DAILY_SOLVER_NODES = env_int("DAILY_SOLVER_NODES", 200_000, min_value=1)
+SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 1_048_576, min_value=1024)
+SUBMISSION_MAX_ACTIONS = env_int("SUBMISSION_MAX_ACTIONS", 50_000, min_value=1)
+DATA_UPLOAD_MAX_MEMORY_SIZE = SUBMISSION_MAX_BYTES
+# Plausibility: faster than this, by the server's clock, is flagged for staff review.
+MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
+# Beat re-queues pending rows older than this, and claims older than the hard time limit.
+STALE_PENDING_SECONDS = env_int("STALE_PENDING_SECONDS", 30, min_value=1)
+STALE_VERIFYING_SECONDS = env_int("STALE_VERIFYING_SECONDS", CELERY_TASK_TIME_LIMIT + 30, min_value=1)
+BOARD_PAGE_SIZE = env_int("BOARD_PAGE_SIZE", 50, min_value=1)
+BOARD_MAX_PAGE_SIZE = env_int("BOARD_MAX_PAGE_SIZE", 100, min_value=1)
 
 # --------------------------------------------------------------------------------------
 # Django REST Framework and the OpenAPI schema
@@ -262,6 +286,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": ["leaderboard.api_errors.SafeJSONParser"],
+    "EXCEPTION_HANDLER": "leaderboard.api_errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
+        "login": env_str("THROTTLE_LOGIN", "30/minute"),
+        "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {

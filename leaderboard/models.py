@@ -1,0 +1,148 @@
+"""The record of play: daily deals, attempts, submissions and the boards' best results.
+
+PostgreSQL is the record. The Redis ranking index (leaderboard.ranking) is derived from
+``BoardEntry`` and can always be rebuilt from it.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class DailyDeal(models.Model):
+    """The deal of one UTC date, stored the first time it is needed so that a later
+    change of DAILY_DEAL_SECRET never rewrites history."""
+
+    date = models.DateField(primary_key=True)
+    number = models.PositiveIntegerField()
+    #: The solver's winning line: proof that the deal can be won, public once the day ends.
+    solution = models.JSONField()
+    candidates_tried = models.PositiveSmallIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=999_999), name="daily_number_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} #{self.number}"
+
+
+class Attempt(models.Model):
+    """A player starting a deal. The server's clock is the only clock."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts")
+    deal_code = models.CharField(max_length=13)
+    deal_number = models.PositiveIntegerField()
+    #: Set when this attempt plays the deal of the day it was started on.
+    daily_date = models.DateField(null=True, blank=True)
+    started_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "-started_at"], name="attempt_player_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.deal_code} {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class Submission(models.Model):
+    """The move log of one attempt, and what the verifier made of it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        VERIFYING = "verifying"
+        VERIFIED = "verified"
+        REJECTED = "rejected"
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="submission")
+    # Copied from the attempt so the boards' queries need no join.
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    deal_number = models.PositiveIntegerField()
+    daily_date = models.DateField(null=True, blank=True)
+
+    actions = models.JSONField()
+    submitted_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    claim = models.UUIDField(null=True, blank=True, help_text="Set by the worker that claimed it.")
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    deliveries = models.PositiveIntegerField(default=0, help_text="Times a worker claimed it.")
+
+    won = models.BooleanField(null=True)
+    score = models.PositiveIntegerField(null=True)
+    moves = models.PositiveIntegerField(null=True)
+    foundation = models.PositiveSmallIntegerField(null=True)
+    undos = models.PositiveIntegerField(null=True)
+    take_backs = models.PositiveIntegerField(null=True)
+    stock_passes = models.PositiveIntegerField(null=True)
+    waste_to_column = models.PositiveIntegerField(null=True)
+    duration_ms = models.PositiveBigIntegerField(null=True)
+    clean = models.BooleanField(null=True, help_text="No undo in the log.")
+    error_index = models.PositiveIntegerField(null=True)
+    error = models.TextField(blank=True)
+
+    #: The ranking order packed in one number (leaderboard.ranking.rank_key); lower is better.
+    rank_key = models.BigIntegerField(null=True)
+    hidden = models.BooleanField(default=False, help_text="Hidden by staff: off every board.")
+    flagged = models.BooleanField(default=False, help_text="Implausible: off the boards until reviewed.")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "submitted_at"], name="submission_status_age"),
+            models.Index(fields=["player", "deal_number"], name="submission_player_deal"),
+            models.Index(fields=["player", "daily_date"], name="submission_player_daily"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="verified") | Q(won__isnull=False, rank_key__isnull=False),
+                name="verified_has_result",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | Q(error_index__isnull=False),
+                name="rejected_has_index",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"submission {self.pk} ({self.status})"
+
+    @property
+    def on_boards(self) -> bool:
+        return self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
+
+
+class BoardEntry(models.Model):
+    """A player's best standing result on one board ("daily:2026-11-29" or "deal:12345")."""
+
+    board = models.CharField(max_length=24)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="board_entries")
+    rank_key = models.BigIntegerField()
+    submitted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["board", "player"], name="one_entry_per_player")]
+        indexes = [
+            models.Index(fields=["board", "rank_key", "submitted_at", "submission"], name="board_order"),
+        ]
+
+
+class PlayerStats(models.Model):
+    """Daily wins and streaks of UTC days with a verified daily win."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                  related_name="stats")
+    daily_wins = models.PositiveIntegerField(default=0)
+    best_streak = models.PositiveIntegerField(default=0)
+    #: The most recent run of consecutive winning days: its length and last day.
+    last_streak = models.PositiveIntegerField(default=0)
+    last_win_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]

@@ -1,1 +1,23 @@
-urlpatterns = []
+from django.urls import path, re_path
+
+from . import views
+from .api_errors import api_not_found
+
+urlpatterns = [
+    path("auth/signup/", views.SignupView.as_view(), name="signup"),
+    path("auth/login/", views.LoginView.as_view(), name="login"),
+    path("auth/logout/", views.LogoutView.as_view(), name="logout"),
+    path("auth/me/", views.MeView.as_view(), name="me"),
+    path("daily/", views.DailyTodayView.as_view(), name="daily-today"),
+    path("daily/<str:day>/", views.DailyView.as_view(), name="daily"),
+    path("attempts/", views.AttemptsView.as_view(), name="attempts"),
+    path("attempts/<uuid:attempt_id>/", views.AttemptView.as_view(), name="attempt"),
+    path("attempts/<uuid:attempt_id>/submission", views.SubmissionCreateView.as_view(), name="submission-create"),
+    path("submissions/<int:submission_id>/", views.SubmissionView.as_view(), name="submission"),
+    path("leaderboards/daily/", views.DailyBoardTodayView.as_view(), name="board-daily-today"),
+    path("leaderboards/daily/<str:day>/", views.DailyBoardView.as_view(), name="board-daily"),
+    path("leaderboards/deals/<str:deal>/", views.DealBoardView.as_view(), name="board-deal"),
+    path("leaderboards/players/", views.PlayersBoardView.as_view(), name="board-players"),
+    path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
+    re_path(r"^(?P<path>.*)$", api_not_found),
+]

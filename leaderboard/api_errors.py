@@ -1,0 +1,64 @@
+"""One error shape for every 4xx (and 503) of the API: {"error": {"code", "message", "detail"}}."""
+
+import logging
+
+from django.db import DatabaseError
+from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from .errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def error_body(code: str, message: str, detail=None) -> dict:
+    return {"error": {"code": code, "message": message, "detail": detail}}
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, ServiceError):
+        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+    if isinstance(exc, DatabaseError):
+        log.error("database unavailable", exc_info=exc)
+        return Response(error_body("unavailable", "The service is briefly unavailable: try again shortly."),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
+    response = exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        message = _first_message(exc.detail) or "Invalid input."
+        response.data = error_body("invalid", message, exc.detail)
+    else:
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
+        response.data = error_body(code, str(exc.detail))
+    return response
+
+
+def _first_message(detail) -> str:
+    if isinstance(detail, dict):
+        for field, value in detail.items():
+            inner = _first_message(value)
+            if inner:
+                return inner if field == "non_field_errors" else f"{field}: {inner}"
+    if isinstance(detail, list):
+        return next((m for m in map(_first_message, detail) if m), "")
+    return str(detail) if detail else ""
+
+
+class SafeJSONParser(JSONParser):
+    """JSON that is too deeply nested is a client error, not a crash."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+
+
+def api_not_found(request, path=""):
+    """Any other path under /api/ keeps the API's error shape (DEBUG or not)."""
+    from django.http import JsonResponse
+
+    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)

@@ -1,0 +1,155 @@
+"""The ranking order and the Redis index that serves it.
+
+Order on every board: wins first, then fewer moves, then higher score, then shorter
+duration, then earlier submission. Moves come before score because take-backs are free
+and a card earns +10 every time it lands on a foundation, so a score can be farmed
+without limit; the move counter cannot.
+
+The first four keys are packed into one integer below 2**53 (exact in a Redis sorted
+set's double score); equal keys fall back to the member, which starts with the
+submission time in microseconds, so Redis sorts exactly like PostgreSQL's
+``ORDER BY rank_key, submitted_at, submission_id``.
+"""
+
+import logging
+from datetime import datetime
+
+import redis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+MOVES_BITS, SCORE_BITS, SECONDS_BITS = 16, 16, 20
+MOVES_CAP, SCORE_CAP, SECONDS_CAP = (1 << MOVES_BITS) - 1, (1 << SCORE_BITS) - 1, (1 << SECONDS_BITS) - 1
+
+
+def rank_key(won: bool, moves: int, score: int, duration_ms: int) -> int:
+    """Lower is better. Moves, score and whole seconds are capped (65,535 moves,
+    65,535 points, about 12 days): beyond a cap, results tie on that key."""
+    key = 0 if won else 1
+    key = (key << MOVES_BITS) | min(moves, MOVES_CAP)
+    key = (key << SCORE_BITS) | (SCORE_CAP - min(score, SCORE_CAP))
+    return (key << SECONDS_BITS) | min(duration_ms // 1000, SECONDS_CAP)
+
+
+def daily_board(date) -> str:
+    return f"daily:{date.isoformat()}"
+
+
+def deal_board(number: int) -> str:
+    return f"deal:{number}"
+
+
+def member(submitted_at: datetime, submission_id: int) -> str:
+    return f"{int(submitted_at.timestamp() * 1_000_000):017d}:{submission_id}"
+
+
+def submission_of(member_text: str | bytes) -> int:
+    if isinstance(member_text, bytes):
+        member_text = member_text.decode()
+    return int(member_text.rsplit(":", 1)[1])
+
+
+# Replaces a player's member only when the new one ranks better (or it has none): the
+# same script serves live updates and rebuilds, so replaying either is harmless.
+_UPSERT = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+local new_score = tonumber(ARGV[3])
+if old then
+  local old_score = tonumber(redis.call('ZSCORE', KEYS[1], old))
+  if old_score and (old_score < new_score or (old_score == new_score and old <= ARGV[2])) then
+    return 0
+  end
+  redis.call('ZREM', KEYS[1], old)
+end
+redis.call('ZADD', KEYS[1], new_score, ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+
+_REMOVE = """
+local old = redis.call('HGET', KEYS[2], ARGV[1])
+if old then
+  redis.call('ZREM', KEYS[1], old)
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
+return old and 1 or 0
+"""
+
+
+class RedisRanking:
+    """One sorted set (member: time:submission) and one hash (player -> member) per board,
+    plus a ``ready`` flag meaning the set holds every entry of the board's record."""
+
+    def __init__(self, client: redis.Redis):
+        self.client = client
+        self._upsert = client.register_script(_UPSERT)
+        self._remove = client.register_script(_REMOVE)
+
+    @staticmethod
+    def _keys(board: str) -> tuple[str, str, str]:
+        return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:ready"
+
+    def record(self, board: str, player_id: int, rank: int, member_text: str, client=None) -> None:
+        zset, players, _ = self._keys(board)
+        self._upsert(keys=[zset, players], args=[player_id, member_text, rank], client=client)
+
+    def replace(self, board: str, player_id: int, rank: int, member_text: str) -> None:
+        """Set a player's entry, better or worse than before, atomically."""
+        zset, players, _ = self._keys(board)
+        pipe = self.client.pipeline(transaction=True)
+        self._remove(keys=[zset, players], args=[player_id], client=pipe)
+        self._upsert(keys=[zset, players], args=[player_id, member_text, rank], client=pipe)
+        pipe.execute()
+
+    def remove(self, board: str, player_id: int) -> None:
+        zset, players, _ = self._keys(board)
+        self._remove(keys=[zset, players], args=[player_id])
+
+    def is_ready(self, board: str) -> bool:
+        return bool(self.client.exists(self._keys(board)[2]))
+
+    def rebuild(self, board: str, entries) -> int:
+        """Load ``(player_id, rank_key, submitted_at, submission_id)`` rows, then mark ready."""
+        count = 0
+        pipe = self.client.pipeline(transaction=False)
+        for player_id, key, submitted_at, submission_id in entries:
+            self.record(board, player_id, key, member(submitted_at, submission_id), client=pipe)
+            count += 1
+            if count % 5000 == 0:
+                pipe.execute()
+        pipe.set(self._keys(board)[2], 1)
+        pipe.execute()
+        return count
+
+    def size(self, board: str) -> int:
+        return self.client.zcard(self._keys(board)[0])
+
+    def page(self, board: str, offset: int, limit: int) -> list[int]:
+        """Submission ids ranked ``offset`` .. ``offset + limit - 1`` (0-based)."""
+        members = self.client.zrange(self._keys(board)[0], offset, offset + limit - 1)
+        return [submission_of(m) for m in members]
+
+    def rank_of(self, board: str, player_id: int) -> int | None:
+        """A player's 0-based rank, or None when they are not on the board."""
+        zset, players, _ = self._keys(board)
+        found = self.client.hget(players, player_id)
+        return None if found is None else self.client.zrank(zset, found)
+
+    def drop(self, board: str) -> None:
+        self.client.delete(*self._keys(board))
+
+
+_ranking: RedisRanking | None = None
+
+
+def redis_ranking() -> RedisRanking | None:
+    """The index when REDIS_URL is set; None in the embedded (Redis-free) setup."""
+    global _ranking
+    if _ranking is None and settings.REDIS_URL:
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=2,
+            health_check_interval=30,
+        )
+        _ranking = RedisRanking(client)
+    return _ranking

@@ -1,0 +1,173 @@
+"""Reads: the boards, the deal of the day, a player's history, a submission as a given
+viewer may see it. Ranks come from the Redis index; rows come from PostgreSQL."""
+
+import logging
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from . import cache, ranking, services
+from .errors import Forbidden, NotFound
+from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
+
+
+def daily_deal(day: date) -> DailyDeal:
+    """The deal of ``day`` (stored on first need); a future day does not exist yet."""
+    if day > services.utc_today():
+        raise NotFound(f"There is no deal of the day for {day.isoformat()} yet.")
+    return services.daily_deal_ensure(day)
+
+
+# -- ranking index access: Redis when it is there and whole, PostgreSQL otherwise ------------
+
+def _index_for(board: str):
+    index = ranking.redis_ranking()
+    if index is None:
+        return None
+    try:
+        if index.is_ready(board):
+            return index
+        if index.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=300):
+            try:
+                services.board_rebuild(board)
+            finally:
+                index.client.delete(f"lb:{board}:rebuilding")
+            return index
+    except Exception:
+        log.warning("ranking index unavailable for %s; reading PostgreSQL", board, exc_info=True)
+    return None
+
+
+def _ranked_ids(board: str, offset: int, limit: int) -> tuple[list[int], int]:
+    index = _index_for(board)
+    if index is not None:
+        try:
+            return index.page(board, offset, limit), index.size(board)
+        except Exception:
+            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
+    entries = BoardEntry.objects.filter(board=board).order_by(*BOARD_ORDER)
+    ids = list(entries.values_list("submission_id", flat=True)[offset:offset + limit])
+    return ids, entries.count()
+
+
+def _rank_of(board: str, player_id: int) -> int | None:
+    index = _index_for(board)
+    if index is not None:
+        try:
+            return index.rank_of(board, player_id)
+        except Exception:
+            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
+    entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
+    if entry is None:
+        return None
+    key, at, sid = entry.rank_key, entry.submitted_at, entry.submission_id
+    return BoardEntry.objects.filter(board=board).filter(
+        Q(rank_key__lt=key) | Q(rank_key=key, submitted_at__lt=at)
+        | Q(rank_key=key, submitted_at=at, submission_id__lt=sid)
+    ).count()
+
+
+def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
+    found = {s.pk: s for s in Submission.objects.filter(pk__in=submission_ids).select_related("player")}
+    rows = []
+    for offset, sid in enumerate(submission_ids):
+        s = found.get(sid)
+        if s is None:  # removed between the index read and this one
+            continue
+        rows.append({
+            "rank": first_rank + offset, "player": s.player.username, "won": s.won, "moves": s.moves,
+            "score": s.score, "duration_ms": s.duration_ms, "clean": s.clean, "submission": s.pk,
+            "submitted_at": s.submitted_at.isoformat(),
+        })
+    return rows
+
+
+def board_page(board: str, page: int, page_size: int) -> dict:
+    """One page of a board, ranks 1-based. Cached until the board changes."""
+    def compute():
+        offset = (page - 1) * page_size
+        ids, total = _ranked_ids(board, offset, page_size)
+        return {"board": board, "count": total, "page": page, "page_size": page_size,
+                "results": _rows(ids, offset + 1)}
+    return cache.cached(board, f"page:{page}:{page_size}", compute)
+
+
+def board_around(board: str, player, radius: int) -> dict:
+    """The caller's own rank and the rows ``radius`` above and below it."""
+    rank = _rank_of(board, player.pk)
+    if rank is None:
+        _, total = _ranked_ids(board, 0, 0)
+        return {"board": board, "count": total, "me": None, "results": []}
+    offset = max(rank - radius, 0)
+    ids, total = _ranked_ids(board, offset, 2 * radius + 1)
+    return {"board": board, "count": total, "me": rank + 1, "results": _rows(ids, offset + 1)}
+
+
+def players_board(page: int, page_size: int) -> dict:
+    """Players by daily wins, then best streak, then current streak."""
+    def compute():
+        today = services.utc_today()
+        stats = PlayerStats.objects.filter(daily_wins__gt=0, player__is_active=True).select_related("player")
+        ordered = stats.order_by("-daily_wins", "-best_streak", "player_id")
+        offset = (page - 1) * page_size
+        results = [
+            {"rank": offset + i + 1, "player": s.player.username, "daily_wins": s.daily_wins,
+             "current_streak": current_streak(s, today), "best_streak": s.best_streak}
+            for i, s in enumerate(ordered[offset:offset + page_size])
+        ]
+        return {"count": stats.count(), "page": page, "page_size": page_size, "results": results}
+    return cache.cached("players", f"page:{page}:{page_size}", compute)
+
+
+def current_streak(stats: PlayerStats, today: date) -> int:
+    """The run of winning days that ends today, or yesterday while today is still open."""
+    if stats.last_win_date and (today - stats.last_win_date).days <= 1:
+        return stats.last_streak
+    return 0
+
+
+def player_profile(username: str) -> dict:
+    """A player's stats and their daily results, newest first, with the rank each earned."""
+    player = User.objects.filter(username=username, is_active=True).first()
+    if player is None:
+        raise NotFound(f"No player named {username!r}.")
+    stats, _ = PlayerStats.objects.get_or_create(player=player)
+    entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
+               .select_related("submission").order_by("-board")[:366])
+    history = []
+    for entry in entries:
+        s = entry.submission
+        history.append({
+            "date": s.daily_date.isoformat(), "rank": (_rank_of(entry.board, player.pk) or 0) + 1,
+            "won": s.won, "moves": s.moves, "score": s.score, "duration_ms": s.duration_ms,
+            "clean": s.clean, "submission": s.pk,
+        })
+    return {"player": player.username, "joined": player.date_joined.date().isoformat(),
+            "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
+            "current_streak": current_streak(stats, services.utc_today()), "history": history}
+
+
+def attempt_for(viewer, attempt_id) -> Attempt:
+    attempt = Attempt.objects.filter(pk=attempt_id).first()
+    if attempt is None:
+        raise NotFound("No such attempt.")
+    if attempt.player_id != viewer.pk:
+        raise Forbidden("This attempt belongs to another player.")
+    return attempt
+
+
+def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:
+    """The submission and whether ``viewer`` may see its log: the owner and staff at once,
+    everyone else once the day it was played on has closed (UTC)."""
+    submission = Submission.objects.select_related("attempt", "player").filter(pk=submission_id).first()
+    if submission is None:
+        raise NotFound("No such submission.")
+    is_owner = viewer.is_authenticated and viewer.pk == submission.player_id
+    played_on = submission.daily_date or submission.attempt.started_at.date()
+    public = services.day_closed(played_on) and submission.on_boards
+    return submission, is_owner or viewer.is_staff or public

@@ -1,0 +1,355 @@
+"""Writes: every change to the record goes through these functions (views, tasks and
+the admin share them)."""
+
+import hashlib
+import hmac
+import logging
+import uuid
+from datetime import date, datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+import games
+from games import solver
+from games.deal import MAX_DEAL
+
+from . import cache, ranking
+from .errors import Conflict, Forbidden, Invalid, TooLarge
+from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+Status = Submission.Status
+
+
+# -- accounts -------------------------------------------------------------------------
+
+def user_signup(*, username: str, password: str):
+    """Create a player; Django's password validators decide what a good password is."""
+    username = (username or "").strip()
+    if not username:
+        raise Invalid("Choose a username.", code="username_required")
+    if User.objects.filter(username__iexact=username).exists():
+        raise Conflict(f"The username {username!r} is taken.", code="username_taken")
+    candidate = User(username=username)
+    try:
+        User._meta.get_field("username").run_validators(username)
+        password_validation.validate_password(password, candidate)
+    except ValidationError as exc:
+        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
+    candidate.set_password(password)
+    try:
+        candidate.save()
+    except IntegrityError:
+        raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
+    PlayerStats.objects.create(player=candidate)
+    return candidate
+
+
+def user_token(user) -> str:
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+# -- the deal of the day ----------------------------------------------------------------
+
+def daily_candidates(day: date, secret: str | None = None):
+    """Deal numbers for ``day``, in order: an HMAC of the date under the server secret, so
+    nobody can compute tomorrow's deal without it."""
+    key = (secret or settings.DAILY_DEAL_SECRET).encode()
+    for attempt in range(1000):
+        digest = hmac.new(key, f"{day.isoformat()}/{attempt}".encode(), hashlib.sha256).digest()
+        yield int.from_bytes(digest[:8], "big") % MAX_DEAL + 1
+
+
+def daily_deal_ensure(day: date) -> DailyDeal:
+    """The stored deal of ``day``; the first call picks the first candidate the solver
+    wins within its node budget and stores the winning line as the proof."""
+    existing = DailyDeal.objects.filter(date=day).first()
+    if existing:
+        return existing
+    for tried, number in enumerate(daily_candidates(day), 1):
+        found = solver.solve(number, node_limit=settings.DAILY_SOLVER_NODES)
+        if found.won:
+            break
+    else:  # pragma: no cover - a thousand unsolved candidates means the solver is broken
+        raise RuntimeError(f"no winnable daily deal found for {day}")
+    try:
+        with transaction.atomic():
+            return DailyDeal.objects.create(
+                date=day, number=number, solution=found.actions, candidates_tried=tried
+            )
+    except IntegrityError:  # another process stored it first: theirs stands
+        return DailyDeal.objects.get(date=day)
+
+
+# -- attempts and submissions -------------------------------------------------------------
+
+def attempt_start(*, player, deal_code: str) -> Attempt:
+    """Start playing a deal now. A daily code counts for today's board when it names
+    today's deal of the day."""
+    try:
+        code = games.parse_code(deal_code)
+    except games.InvalidCode as exc:
+        raise Invalid(str(exc), code="invalid_deal") from None
+    now = timezone.now()
+    daily_date = None
+    if code.mode == "D" and daily_deal_ensure(now.date()).number == code.number:
+        daily_date = now.date()
+    return Attempt.objects.create(
+        player=player, deal_code=str(code), deal_number=code.number,
+        daily_date=daily_date, started_at=now,
+    )
+
+
+def first_malformed(actions) -> tuple[int, str] | None:
+    """The index and reason of the first action that is not of the notation at all."""
+    for index, text in enumerate(actions):
+        try:
+            games.parse_action(text)
+        except games.MalformedAction as exc:
+            return index, str(exc)
+    return None
+
+
+def submission_create(*, attempt: Attempt, player, actions) -> Submission:
+    """Store the log first (it is never lost), then queue its verification after commit."""
+    if attempt.player_id != player.pk:
+        raise Forbidden("Only the player who started this attempt may submit to it.")
+    if not isinstance(actions, list):
+        raise Invalid("actions must be a list of action strings.", code="invalid_log")
+    if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
+        raise TooLarge(f"A log may hold at most {settings.SUBMISSION_MAX_ACTIONS:,} actions.")
+    bad = first_malformed(actions)
+    if bad:
+        index, reason = bad
+        raise Invalid(reason, detail={"index": index}, code="malformed_action")
+    try:
+        with transaction.atomic():
+            submission = Submission.objects.create(
+                attempt=attempt, player=player, deal_number=attempt.deal_number,
+                daily_date=attempt.daily_date, actions=actions, submitted_at=timezone.now(),
+            )
+            transaction.on_commit(lambda: enqueue_verification(submission.pk))
+    except IntegrityError:
+        raise Conflict("This attempt already has a submission: start a new attempt.",
+                       code="already_submitted") from None
+    return submission
+
+
+def enqueue_verification(submission_id: int) -> None:
+    """Queue the task; a broker that is down only delays it (beat re-queues pending rows)."""
+    from .tasks import verify_submission
+
+    try:
+        verify_submission.apply_async((submission_id,), retry=False)
+    except Exception:  # the row is safe in the database; requeue_stale picks it up
+        log.warning("could not queue submission %s; it stays pending", submission_id, exc_info=True)
+
+
+def submission_verify(submission_id: int) -> Submission | None:
+    """Claim (pending -> verifying), replay, store the result. A duplicate delivery, or a
+    submission another worker holds, changes nothing and returns None."""
+    claim = uuid.uuid4()
+    claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
+        status=Status.VERIFYING, claim=claim, claimed_at=timezone.now(), deliveries=F("deliveries") + 1,
+    )
+    if not claimed:
+        return None
+    submission = Submission.objects.select_related("attempt").get(pk=submission_id)
+    result = games.replay(submission.attempt.deal_code, submission.actions)
+    with transaction.atomic():
+        fields = _result_fields(submission, result)
+        stored = Submission.objects.filter(pk=submission_id, status=Status.VERIFYING, claim=claim).update(
+            **fields
+        )
+        if not stored:  # re-claimed after we took too long: the other worker finishes it
+            return None
+        for name, value in fields.items():
+            setattr(submission, name, value)
+        if submission.status == Status.VERIFIED:
+            boards_refresh(submission)
+    return submission
+
+
+def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
+    now = timezone.now()
+    if not result.ok:
+        return {"status": Status.REJECTED, "verified_at": now, "error_index": result.index,
+                "error": result.error}
+    duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
+    return {
+        "status": Status.VERIFIED, "verified_at": now,
+        "won": result.won, "score": result.score, "moves": result.moves,
+        "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
+        "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
+        "duration_ms": duration_ms, "clean": result.undos == 0,
+        "rank_key": ranking.rank_key(result.won, result.moves, result.score, duration_ms),
+        "flagged": not plausible(len(submission.actions), duration_ms),
+    }
+
+
+def plausible(actions: int, duration_ms: int) -> bool:
+    """A person cannot play faster than MAX_ACTIONS_PER_SECOND, measured by the server's clock."""
+    return actions <= settings.MAX_ACTIONS_PER_SECOND * max(duration_ms, 0) / 1000 + 5
+
+
+def requeue_stale() -> int:
+    """Queue again what a down broker or a dead worker left behind: pending rows older than
+    STALE_PENDING_SECONDS, and verifying rows whose claim is older than STALE_VERIFYING_SECONDS."""
+    now = timezone.now()
+    Submission.objects.filter(
+        status=Status.VERIFYING, claimed_at__lt=now - timedelta(seconds=settings.STALE_VERIFYING_SECONDS)
+    ).update(status=Status.PENDING, claim=None)
+    stale = list(Submission.objects.filter(
+        status=Status.PENDING, submitted_at__lt=now - timedelta(seconds=settings.STALE_PENDING_SECONDS)
+    ).values_list("pk", flat=True)[:5000])
+    for submission_id in stale:
+        enqueue_verification(submission_id)
+    return len(stale)
+
+
+def submission_reverify(submission: Submission) -> None:
+    """Staff: verify again from scratch (after a fix, or a doubt)."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(
+            status=Status.PENDING, claim=None, rank_key=None, won=None, error_index=None, error="",
+        )
+        submission.refresh_from_db()
+        boards_refresh(submission)
+        transaction.on_commit(lambda: enqueue_verification(submission.pk))
+
+
+def submission_set_hidden(submission: Submission, hidden: bool) -> None:
+    """Staff: take a result off every board, or put it back."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(hidden=hidden)
+        submission.hidden = hidden
+        boards_refresh(submission)
+
+
+def submission_set_flagged(submission: Submission, flagged: bool) -> None:
+    """Staff review of an implausible result: clearing the flag puts it on the boards."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(flagged=flagged)
+        submission.flagged = flagged
+        boards_refresh(submission)
+
+
+# -- boards -------------------------------------------------------------------------------
+
+def boards_of(submission: Submission) -> list[str]:
+    boards = [ranking.deal_board(submission.deal_number)]
+    if submission.daily_date:
+        boards.append(ranking.daily_board(submission.daily_date))
+    return boards
+
+
+def boards_refresh(submission: Submission) -> None:
+    """Recompute the player's best entry on each board the submission belongs to (inside
+    the caller's transaction), then mirror it into the Redis index after commit."""
+    player_id = submission.player_id
+    # One refresh per player at a time: concurrent verifications must not race on entries.
+    User.objects.select_for_update().filter(pk=player_id).first()
+    for board in boards_of(submission):
+        scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
+            "deal_number": submission.deal_number}
+        best = (
+            Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, hidden=False,
+                                      flagged=False, **scope)
+            .order_by("rank_key", "submitted_at", "pk").first()
+        )
+        if best is None:
+            BoardEntry.objects.filter(board=board, player_id=player_id).delete()
+        else:
+            BoardEntry.objects.update_or_create(
+                board=board, player_id=player_id,
+                defaults={"submission": best, "rank_key": best.rank_key, "submitted_at": best.submitted_at},
+            )
+        transaction.on_commit(lambda board=board: board_mirror(board, player_id))
+    if submission.daily_date:
+        stats_refresh(player_id)
+
+
+def board_mirror(board: str, player_id: int) -> None:
+    """Copy a player's committed entry into the Redis index (re-read, so that callbacks
+    running out of order still leave the latest record)."""
+    index = ranking.redis_ranking()
+    if index is not None:
+        entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
+        try:
+            if entry is None:
+                index.remove(board, player_id)
+            else:
+                index.replace(board, player_id, entry.rank_key,
+                              ranking.member(entry.submitted_at, entry.submission_id))
+        except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
+            log.warning("ranking index not updated for %s", board, exc_info=True)
+    cache.board_changed(board)
+
+
+def stats_refresh(player_id: int) -> PlayerStats:
+    """Daily wins and streaks, recomputed from the player's verified daily wins."""
+    days = sorted(set(
+        Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, won=True, hidden=False,
+                                  flagged=False, daily_date__isnull=False)
+        .values_list("daily_date", flat=True)
+    ))
+    best = run = 0
+    previous = None
+    for day in days:
+        run = run + 1 if previous and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    stats, _ = PlayerStats.objects.update_or_create(
+        player_id=player_id,
+        defaults={"daily_wins": len(days), "best_streak": best, "last_streak": run if days else 0,
+                  "last_win_date": previous},
+    )
+    transaction.on_commit(lambda: cache.board_changed("players"))
+    return stats
+
+
+def board_rebuild(board: str) -> int:
+    """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
+    index = ranking.redis_ranking()
+    if index is None:
+        return 0
+    index.drop(board)
+    rows = (BoardEntry.objects.filter(board=board)
+            .values_list("player_id", "rank_key", "submitted_at", "submission_id").iterator(chunk_size=5000))
+    count = index.rebuild(board, rows)
+    cache.board_changed(board)
+    return count
+
+
+def boards_reconcile(days=None) -> list[str]:
+    """Rebuild the index of recent daily boards whose size differs from the record."""
+    index = ranking.redis_ranking()
+    if index is None:
+        return []
+    today = utc_today()
+    rebuilt = []
+    for day in days or (today, today - timedelta(days=1)):
+        board = ranking.daily_board(day)
+        if index.size(board) != BoardEntry.objects.filter(board=board).count():
+            board_rebuild(board)
+            rebuilt.append(board)
+    return rebuilt
+
+
+def utc_today() -> date:
+    return timezone.now().date()
+
+
+def day_closed(day: date) -> bool:
+    return day < utc_today()
+
+
+def as_utc_datetime(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)

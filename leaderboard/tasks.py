@@ -1,0 +1,35 @@
+"""Celery tasks: they take ids only and call services."""
+
+from datetime import timedelta
+
+from celery import shared_task
+
+from django.utils import timezone
+
+from . import services
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def verify_submission(submission_id: int) -> None:
+    """Replay one submission's log; a duplicate delivery changes nothing."""
+    services.submission_verify(submission_id)
+
+
+@shared_task(ignore_result=True)
+def requeue_stale_submissions() -> int:
+    """Beat: queue again what a down broker or a killed worker left pending or verifying."""
+    return services.requeue_stale()
+
+
+@shared_task(ignore_result=True)
+def prepare_daily_deals() -> None:
+    """Beat: store today's and tomorrow's deal of the day ahead of the first player."""
+    today = timezone.now().date()
+    services.daily_deal_ensure(today)
+    services.daily_deal_ensure(today + timedelta(days=1))
+
+
+@shared_task(ignore_result=True)
+def reconcile_boards() -> list[str]:
+    """Beat: rebuild a recent daily board's index that disagrees with PostgreSQL."""
+    return services.boards_reconcile()

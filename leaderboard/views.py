@@ -1,0 +1,226 @@
+"""Thin API views: parse input, call a service or selector, shape the answer."""
+
+from datetime import date
+
+from django.conf import settings
+from django.contrib.auth import authenticate, login, logout
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import games
+from games.deal import MAX_DEAL
+
+from . import selectors, services
+from .errors import Invalid, NotFound, TooLarge
+from .ranking import daily_board, deal_board
+from .serializers import (
+    AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, PlayersOut,
+    ProfileOut, SubmissionAccepted, SubmissionIn, SubmissionOut,
+)
+
+ERRORS = {code: OpenApiResponse(ErrorOut) for code in (400, 401, 403, 404, 409, 413, 429)}
+PAGE_PARAMS = [
+    OpenApiParameter("page", int, description="1-based page number"),
+    OpenApiParameter("page_size", int, description=f"rows per page, at most {settings.BOARD_MAX_PAGE_SIZE}"),
+    OpenApiParameter("around", str, enum=["me"], description="the caller's own rank and the rows near it"),
+]
+
+
+def _int_param(request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise Invalid(f"{name} must be a whole number from {low} to {high}.", code="invalid_parameter")
+    return int(raw)
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise NotFound(f"{text!r} is not a date (use YYYY-MM-DD).") from None
+
+
+def _account(user, token: str | None = None) -> dict:
+    data = {"username": user.username if user.is_authenticated else None,
+            "authenticated": user.is_authenticated, "is_staff": user.is_staff}
+    if token:
+        data["token"] = token
+    return data
+
+
+class SignupView(APIView):
+    permission_classes = [AllowAny]
+    throttle_scope = "signup"
+
+    @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
+    def post(self, request):
+        data = CredentialsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = services.user_signup(**data.validated_data)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(_account(user, services.user_token(user)), status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+    throttle_scope = "login"
+
+    @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
+    def post(self, request):
+        data = CredentialsIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None:
+            raise Invalid("Wrong username or password.", code="invalid_credentials")
+        login(request, user)
+        return Response(_account(user, services.user_token(user)))
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: AccountOut})
+    def get(self, request):
+        return Response(_account(request.user))
+
+
+class DailyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: DailyDealOut, **ERRORS})
+    def get(self, request, day: str | None = None):
+        when = _date(day) if day else services.utc_today()
+        deal = selectors.daily_deal(when)
+        return Response(DailyDealOut(deal, context={"closed": services.day_closed(when)}).data)
+
+
+class DailyTodayView(DailyView):
+    @extend_schema(responses={200: DailyDealOut, **ERRORS}, operation_id="daily_today")
+    def get(self, request):
+        return super().get(request)
+
+
+class AttemptsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=AttemptIn, responses={201: AttemptOut, **ERRORS})
+    def post(self, request):
+        data = AttemptIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        attempt = services.attempt_start(player=request.user, deal_code=data.validated_data["deal"])
+        return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
+
+
+class AttemptView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: AttemptOut, **ERRORS})
+    def get(self, request, attempt_id):
+        return Response(AttemptOut(selectors.attempt_for(request.user, attempt_id)).data)
+
+
+class SubmissionCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "submission"
+
+    @extend_schema(request=SubmissionIn, responses={202: SubmissionAccepted, **ERRORS})
+    def post(self, request, attempt_id):
+        limit = settings.SUBMISSION_MAX_BYTES
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit() or int(length) > limit:
+            raise TooLarge(f"The request body is larger than the limit of {limit:,} bytes.",
+                           detail={"limit_bytes": limit})
+        attempt = selectors.attempt_for(request.user, attempt_id)
+        data = SubmissionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        submission = services.submission_create(
+            attempt=attempt, player=request.user, actions=data.validated_data["actions"])
+        url = reverse("submission", args=[submission.pk])
+        return Response({"id": submission.pk, "status": submission.status, "url": url},
+                        status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+
+
+class SubmissionView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: SubmissionOut, **ERRORS})
+    def get(self, request, submission_id: int):
+        submission, log_visible = selectors.submission_for(request.user, submission_id)
+        return Response(SubmissionOut(submission, context={"log_visible": log_visible}).data)
+
+
+class _BoardView(APIView):
+    permission_classes = [AllowAny]
+
+    def board_answer(self, request, board: str):
+        size = _int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
+        around = request.query_params.get("around")
+        if around is not None:
+            if around != "me":
+                raise Invalid("around takes only the value 'me'.", code="invalid_parameter")
+            if not request.user.is_authenticated:
+                raise NotAuthenticated("Log in to see your own rank.")
+            return Response(selectors.board_around(board, request.user, radius=size // 2))
+        page = _int_param(request, "page", 1, 1, 1_000_000)
+        return Response(selectors.board_page(board, page, size))
+
+
+class DailyBoardView(_BoardView):
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
+    def get(self, request, day: str | None = None):
+        when = _date(day) if day else services.utc_today()
+        if when > services.utc_today():
+            raise NotFound(f"The board of {when.isoformat()} does not exist yet.")
+        return self.board_answer(request, daily_board(when))
+
+
+class DailyBoardTodayView(DailyBoardView):
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS}, operation_id="daily_board_today")
+    def get(self, request):
+        return super().get(request)
+
+
+class DealBoardView(_BoardView):
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
+    def get(self, request, deal: str):
+        """The board of one numbered deal: a deal code or a deal number."""
+        if deal.isdigit() and 1 <= int(deal) <= MAX_DEAL:
+            number = int(deal)
+        else:
+            try:
+                number = games.parse_code(deal.upper()).number
+            except games.InvalidCode as exc:
+                raise NotFound(str(exc), code="invalid_deal") from None
+        return self.board_answer(request, deal_board(number))
+
+
+class PlayersBoardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=PAGE_PARAMS[:2], responses={200: PlayersOut, **ERRORS})
+    def get(self, request):
+        size = _int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
+        page = _int_param(request, "page", 1, 1, 1_000_000)
+        return Response(selectors.players_board(page, size))
+
+
+class PlayerView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ProfileOut, **ERRORS})
+    def get(self, request, username: str):
+        return Response(selectors.player_profile(username))
