@@ -264,7 +264,8 @@ CELERY_BEAT_SCHEDULE = {
 # --------------------------------------------------------------------------------------
 
 # The solver's node budget that proves a daily deal winnable (deterministic on any machine).
-DAILY_SOLVER_NODES = env_int("DAILY_SOLVER_NODES", 200_000, min_value=1)
+DAILY_SOLVER_NODES = env_int("DAILY_SOLVER_NODES", 30_000, min_value=1)
+HINT_SOLVER_NODES = env_int("HINT_SOLVER_NODES", 5_000, min_value=1)
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 1_048_576, min_value=1024)
 SUBMISSION_MAX_ACTIONS = env_int("SUBMISSION_MAX_ACTIONS", 50_000, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = SUBMISSION_MAX_BYTES
@@ -293,6 +294,7 @@ REST_FRAMEWORK = {
         "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
+        "hint": env_str("THROTTLE_HINT", "60/minute"),
     },
 }
 

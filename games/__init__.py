@@ -13,10 +13,10 @@ from .actions import ACTIONS, MalformedAction, format_action, parse_action
 from .cards import card, card_name
 from .deal import DealCode, InvalidCode, Layout, deal, format_code, parse_code
 from .game import HISTORY_LIMIT, Game, IllegalAction
-from .replay import ReplayResult, replay
+from .replay import ReplayResult, replay, replay_onto
 
 __all__ = [
     "ACTIONS", "DealCode", "Game", "HISTORY_LIMIT", "IllegalAction", "InvalidCode", "Layout",
     "MalformedAction", "ReplayResult", "card", "card_name", "deal", "format_action",
-    "format_code", "parse_action", "parse_code", "replay",
+    "format_code", "parse_action", "parse_code", "replay", "replay_onto",
 ]

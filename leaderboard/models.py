@@ -83,7 +83,8 @@ class Submission(models.Model):
     stock_passes = models.PositiveIntegerField(null=True)
     waste_to_column = models.PositiveIntegerField(null=True)
     duration_ms = models.PositiveBigIntegerField(null=True)
-    clean = models.BooleanField(null=True, help_text="No undo in the log.")
+    hints = models.PositiveIntegerField(default=0, help_text="Hints the player asked for.")
+    clean = models.BooleanField(null=True, help_text="No undo in the log and no hint asked.")
     error_index = models.PositiveIntegerField(null=True)
     error = models.TextField(blank=True)
 

@@ -62,6 +62,17 @@ class AttemptOut(serializers.ModelSerializer):
 
 class SubmissionIn(serializers.Serializer):
     actions = serializers.JSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
+    hints = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
+                                     help_text="How many hints the player took (a hint makes a game not clean).")
+
+
+class HintIn(serializers.Serializer):
+    deal = serializers.CharField(max_length=64)
+    actions = serializers.JSONField(help_text="The game so far.")
+
+
+class HintOut(serializers.Serializer):
+    action = serializers.CharField(allow_null=True, help_text="The next action to play; null when won.")
 
 
 class SubmissionAccepted(serializers.Serializer):
@@ -82,7 +93,7 @@ class SubmissionOut(serializers.ModelSerializer):
         fields = [
             "id", "attempt", "player", "deal", "deal_number", "daily_date", "status", "started_at",
             "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
-            "take_backs", "stock_passes", "waste_to_column", "duration_ms", "clean", "error_index",
+            "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
             "error", "hidden", "flagged", "actions",
         ]
 

@@ -93,10 +93,7 @@ def daily_deal_ensure(day: date) -> DailyDeal:
 def attempt_start(*, player, deal_code: str) -> Attempt:
     """Start playing a deal now. A daily code counts for today's board when it names
     today's deal of the day."""
-    try:
-        code = games.parse_code(deal_code)
-    except games.InvalidCode as exc:
-        raise Invalid(str(exc), code="invalid_deal") from None
+    code = _deal_code(deal_code)
     now = timezone.now()
     daily_date = None
     if code.mode == "D" and daily_deal_ensure(now.date()).number == code.number:
@@ -105,6 +102,23 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
         player=player, deal_code=str(code), deal_number=code.number,
         daily_date=daily_date, started_at=now,
     )
+
+
+def hint_for(*, deal_code: str, actions) -> str | None:
+    """The solver's next action for a game in progress (None once it is won)."""
+    game = games.Game.new(_deal_code(deal_code).number)
+    result = games.replay_onto(game, actions) if isinstance(actions, list) else None
+    if result is None or not result.ok:
+        raise Invalid(result.error if result else "actions must be a list of action strings.",
+                      detail={"index": result.index if result else None}, code="invalid_log")
+    return solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
+
+
+def _deal_code(text: str) -> games.DealCode:
+    try:
+        return games.parse_code(text)
+    except games.InvalidCode as exc:
+        raise Invalid(str(exc), code="invalid_deal") from None
 
 
 def first_malformed(actions) -> tuple[int, str] | None:
@@ -117,7 +131,7 @@ def first_malformed(actions) -> tuple[int, str] | None:
     return None
 
 
-def submission_create(*, attempt: Attempt, player, actions) -> Submission:
+def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit."""
     if attempt.player_id != player.pk:
         raise Forbidden("Only the player who started this attempt may submit to it.")
@@ -133,7 +147,7 @@ def submission_create(*, attempt: Attempt, player, actions) -> Submission:
         with transaction.atomic():
             submission = Submission.objects.create(
                 attempt=attempt, player=player, deal_number=attempt.deal_number,
-                daily_date=attempt.daily_date, actions=actions, submitted_at=timezone.now(),
+                daily_date=attempt.daily_date, actions=actions, hints=hints, submitted_at=timezone.now(),
             )
             transaction.on_commit(lambda: enqueue_verification(submission.pk))
     except IntegrityError:
@@ -188,7 +202,7 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
         "won": result.won, "score": result.score, "moves": result.moves,
         "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
         "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
-        "duration_ms": duration_ms, "clean": result.undos == 0,
+        "duration_ms": duration_ms, "clean": result.undos == 0 and submission.hints == 0,
         "rank_key": ranking.rank_key(result.won, result.moves, result.score, duration_ms),
         "flagged": not plausible(len(submission.actions), duration_ms),
     }

@@ -13,6 +13,7 @@ urlpatterns = [
     path("attempts/", views.AttemptsView.as_view(), name="attempts"),
     path("attempts/<uuid:attempt_id>/", views.AttemptView.as_view(), name="attempt"),
     path("attempts/<uuid:attempt_id>/submission", views.SubmissionCreateView.as_view(), name="submission-create"),
+    path("hints/", views.HintView.as_view(), name="hint"),
     path("submissions/<int:submission_id>/", views.SubmissionView.as_view(), name="submission"),
     path("leaderboards/daily/", views.DailyBoardTodayView.as_view(), name="board-daily-today"),
     path("leaderboards/daily/<str:day>/", views.DailyBoardView.as_view(), name="board-daily"),

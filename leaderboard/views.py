@@ -19,7 +19,8 @@ from . import selectors, services
 from .errors import Invalid, NotFound, TooLarge
 from .ranking import daily_board, deal_board
 from .serializers import (
-    AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, PlayersOut,
+    AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn, HintOut,
+    PlayersOut,
     ProfileOut, SubmissionAccepted, SubmissionIn, SubmissionOut,
 )
 
@@ -148,10 +149,22 @@ class SubmissionCreateView(APIView):
         data = SubmissionIn(data=request.data)
         data.is_valid(raise_exception=True)
         submission = services.submission_create(
-            attempt=attempt, player=request.user, actions=data.validated_data["actions"])
+            attempt=attempt, player=request.user, **data.validated_data)
         url = reverse("submission", args=[submission.pk])
         return Response({"id": submission.pk, "status": submission.status, "url": url},
                         status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+
+
+class HintView(APIView):
+    permission_classes = [AllowAny]
+    throttle_scope = "hint"
+
+    @extend_schema(request=HintIn, responses={200: HintOut, **ERRORS})
+    def post(self, request):
+        data = HintIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response({"action": services.hint_for(deal_code=data.validated_data["deal"],
+                                                     actions=data.validated_data["actions"])})
 
 
 class SubmissionView(APIView):
