@@ -10,8 +10,7 @@ diamonds, diamonds, clubs, clubs.
 """
 
 import os
-from collections import Counter
-from collections import deque
+from collections import Counter, deque
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -135,3 +134,42 @@ def all_cards(game: Game) -> Counter:
 
 #: The 104-card pack, each card exactly twice.
 FULL_PACK = Counter({r + s: 2 for s in "SHDC" for r in RANKS})
+
+
+# -- checking every action at a position -----------------------------------------------
+
+
+def check_every_action(game: Game, ref=None) -> list[str]:
+    """Every listed legal action is accepted by play(); every other well-formed action is
+    refused and changes nothing. With ``ref`` (a reference.Reference of the same table and
+    history) the legal set and each resulting table must also agree with the model."""
+    listed = game.legal_actions()
+    assert len(listed) == len(set(listed)), "each action listed once"
+    legal = set(listed)
+    before = game.snapshot()
+    for text, action in ACTIONS.items():
+        alias = text.endswith(":1") and text[-3] != ":"   # N>M:1 means N>M
+        expected = (text[:-2] in legal) if alias else (text in legal)
+        if alias:
+            assert text not in legal, "N>M:1 is listed as N>M"
+        reason = game.refusal(action)
+        if ref is not None:
+            assert ref.legal(text) == expected, f"{text}: engine {expected}, rules model {not expected}"
+        if expected:
+            assert reason is None, f"{text} listed but refused: {reason}"
+            trial = clone(game)
+            trial.play(action)
+            if ref is not None:
+                model = ref.clone()
+                model.play(text)
+                assert trial.snapshot() == model.view(), f"{text} applied differently"
+        else:
+            assert reason, f"{text} not listed but not refused"
+            try:
+                game.play(action)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError(f"{text} not listed but play() accepted it")
+    assert game.snapshot() == before, "refusals changed the table"
+    return listed

@@ -6,7 +6,6 @@ table (the engine undoes by inverse operations) and the score is the sum of the 
 of section 6. The suite compares the engine with it action by action.
 """
 
-import copy
 import re
 
 RANKS = "A23456789TJQK"
@@ -119,7 +118,7 @@ class Reference:
 
     @property
     def won(self) -> bool:
-        return sum(len(f) for f in self.foundations) == 104
+        return sum(map(len, self.foundations)) == 104
 
     def view(self) -> dict:
         """The same fields as Game.snapshot()."""
@@ -134,6 +133,20 @@ class Reference:
             "undo_depth": len(self.saved),
             "won": self.won,
         }
+
+    def _table(self):
+        """A copy of everything an action may change but the move counter."""
+        return ([list(c) for c in self.columns], list(self.down), list(self.stock),
+                list(self.waste), [list(f) for f in self.foundations], self.score)
+
+    def clone(self) -> "Reference":
+        """An independent copy, good for trying one action."""
+        other = Reference.__new__(Reference)
+        (other.columns, other.down, other.stock, other.waste, other.foundations,
+         other.score) = self._table()
+        other.moves = self.moves
+        other.saved = list(self.saved)
+        return other
 
     # -- rules ---------------------------------------------------------------------
 
@@ -209,8 +222,7 @@ class Reference:
             (self.columns, self.down, self.stock, self.waste, self.foundations,
              self.score) = self.saved.pop()
             return
-        self.saved.append(copy.deepcopy(
-            (self.columns, self.down, self.stock, self.waste, self.foundations, self.score)))
+        self.saved.append(self._table())
         del self.saved[:-HISTORY]
         self.moves += 1
         if kind == "s":
