@@ -283,8 +283,9 @@ BOARD_MAX_PAGE_SIZE = env_int("BOARD_MAX_PAGE_SIZE", 100, min_value=1)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # Token first: its WWW-Authenticate header makes "not logged in" a 401, not a 403.
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["leaderboard.api_errors.SafeJSONParser"],

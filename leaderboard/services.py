@@ -6,6 +6,7 @@ import hmac
 import logging
 import uuid
 from datetime import date, datetime, timedelta
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -366,4 +367,4 @@ def day_closed(day: date) -> bool:
 
 
 def as_utc_datetime(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    return datetime(day.year, day.month, day.day, tzinfo=dt_timezone.utc)

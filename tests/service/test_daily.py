@@ -1,0 +1,50 @@
+from datetime import date, timedelta
+
+import pytest
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from games import format_code, replay
+from leaderboard import services
+from leaderboard.models import DailyDeal
+
+pytestmark = pytest.mark.django_db
+
+
+def test_candidates_depend_on_the_date_and_the_secret():
+    day = date(2026, 1, 1)
+    first = list(zip(range(5), services.daily_candidates(day, "s1")))
+    assert first == list(zip(range(5), services.daily_candidates(day, "s1")))
+    assert first != list(zip(range(5), services.daily_candidates(day, "s2")))
+    assert first != list(zip(range(5), services.daily_candidates(day + timedelta(days=1), "s1")))
+    assert all(1 <= n <= 999_999 for _, n in first)
+
+
+@pytest.mark.slow
+def test_the_daily_deal_is_the_first_candidate_the_solver_wins_and_never_changes():
+    day = date(2026, 3, 14)
+    stored = services.daily_deal_ensure(day)
+    candidates = list(zip(range(stored.candidates_tried), services.daily_candidates(day)))
+    assert stored.number == candidates[-1][1]
+    proof = replay(format_code(stored.number, "D"), stored.solution)
+    assert proof.ok and proof.won
+    with override_settings(DAILY_DEAL_SECRET="another secret"):
+        assert services.daily_deal_ensure(day).number == stored.number
+    assert DailyDeal.objects.filter(date=day).count() == 1
+
+
+def test_today_hides_the_solution_and_a_past_day_shows_it(today_deal):
+    today = APIClient().get("/api/daily/").json()
+    assert today == {"date": today_deal.date.isoformat(), "code": format_code(today_deal.number, "D"),
+                     "number": today_deal.number, "proven_winnable": True, "closed": False, "solution": None}
+    yesterday = today_deal.date - timedelta(days=1)
+    DailyDeal.objects.create(date=yesterday, number=5, solution=["s"])
+    past = APIClient().get(f"/api/daily/{yesterday.isoformat()}/").json()
+    assert past["closed"] is True and past["solution"] == ["s"] and past["code"] == "EH1-D-AAAAAAF"
+
+
+@pytest.mark.parametrize("path", ["/api/daily/2999-01-01/", "/api/daily/not-a-date/", "/api/daily/2026-02-30/"])
+def test_future_and_bad_dates_are_not_found(path):
+    response = APIClient().get(path)
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
