@@ -13,7 +13,7 @@ import os
 from collections import Counter, deque
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from games import ACTIONS, Game, IllegalAction
 from games.cards import card
@@ -31,9 +31,13 @@ PROPERTY = settings(
 )
 
 
-def examples(n: int) -> settings:
-    """PROPERTY with ``max_examples=n``."""
-    return settings(PROPERTY, max_examples=n)
+def examples(n: int, shrink: bool = True) -> settings:
+    """PROPERTY with ``max_examples=n``. ``shrink=False`` for long walks, whose failures
+    would take minutes to shrink (the failing draws are printed in full anyway)."""
+    if shrink:
+        return settings(PROPERTY, max_examples=n)
+    return settings(PROPERTY, max_examples=n,
+                    phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 # -- building positions ----------------------------------------------------------------
