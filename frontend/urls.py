@@ -1,1 +1,15 @@
-urlpatterns = []
+from django.urls import path
+
+from . import views
+
+app_name = "frontend"
+
+urlpatterns = [
+    path("", views.play_daily, name="play-daily"),
+    path("play/<str:code>/", views.play_code, name="play-code"),
+    path("boards/", views.boards, name="boards"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("replay/<int:submission_id>/", views.replay, name="replay"),
+    path("login/", views.login_page, name="login"),
+    path("signup/", views.signup_page, name="signup"),
+]
