@@ -1,0 +1,765 @@
+/**
+ * The play page: `/` (today's deal of the day) and `/play/<code>/` (any deal).
+ *
+ * Every action goes through the engine (engine.js): the page only turns taps and drags into
+ * action texts of the notation, asks the engine, and keeps the action log. The log, the
+ * attempt, the hints and the start time live in localStorage per deal code, so a reload (or
+ * coming back to a deal later) resumes the game.
+ *
+ * How a person's gestures become actions (rules section 9):
+ *   tap the stock                         -> "s"
+ *   tap a top card (column N or waste)    -> tapDestination(src, false): "N>f" / "w>f"
+ *   double tap it ("Double click" on)     -> tapDestination(src, true): a foundation, else the
+ *                                            longest column that takes it, else an empty column
+ *   drag a card over the foundations      -> "w>f" / "N>f" (the engine picks the foundation)
+ *   drag the waste top onto column M      -> "w>M"
+ *   drag the top card of N onto column M  -> "N>M"
+ *   drag a card with K-1 cards on it to M -> "N>M:K" (the engine allows only a King-led run
+ *                                            onto an empty column and says why otherwise)
+ *   drag a foundation's top card onto N   -> "fK>N" (take back)
+ *   Undo button / Ctrl+Z                  -> "u"
+ */
+
+import {
+  Game, InvalidCode, formatCode, parseCode, replayOnto, MAX_DEAL, MIN_DEAL,
+} from "./engine.js";
+import { ApiError, clock, get, h, pageData, post } from "./api.js";
+import { pretty, renderTable } from "./table.js";
+
+const page = pageData();
+const user = page.user || { authenticated: false, username: null };
+
+const $ = (id) => document.getElementById(id);
+const tableEl = $("table");
+const ruleEl = $("rule-message");
+const resultEl = $("result");
+const STORE_PREFIX = "eh:game:";
+const SETTINGS_KEY = "eh:settings";
+const DOUBLE_TAP_MS = 400;
+const KEEP_DAYS = 14;
+const RUN_TO_FOUNDATION =
+  "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.";
+
+// -- settings (persisted) ---------------------------------------------------------------------
+
+const settings = { double: true, rules: true };
+try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")); } catch { /* defaults */ }
+
+function bindSetting(id, key) {
+  const box = $(id);
+  box.checked = Boolean(settings[key]);
+  box.addEventListener("change", () => {
+    settings[key] = box.checked;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  });
+}
+bindSetting("opt-double", "double");
+bindSetting("opt-rules", "rules");
+
+// -- the game and its saved state -------------------------------------------------------------
+
+let code = null;          // "EH1-D-..." or "EH1-N-..."
+let daily = null;         // /api/daily/ answer when this is the deal of the day
+let game = null;          // engine Game
+let state = null;         // what localStorage keeps for this deal code
+let hint = null;          // {action, keys} highlighted until the next action
+let landed = null;        // data-keys of the card(s) that just moved
+let tapWait = null;       // a first tap that found no foundation, waiting for a second
+let attemptStarting = null;
+
+function freshState(dealCode) {
+  return {
+    code: dealCode, actions: [], hints: 0, startedAt: null, finishedAt: null,
+    attemptId: null, attemptUser: null, attemptStartedAt: null, clockNote: false,
+    submissionId: null, submission: null, rank: null, savedAt: Date.now(),
+  };
+}
+
+function save() {
+  state.savedAt = Date.now();
+  try {
+    localStorage.setItem(STORE_PREFIX + state.code, JSON.stringify(state));
+    localStorage.setItem("eh:current", state.code);
+  } catch { /* storage full or disabled: the game still plays */ }
+}
+
+function load(dealCode) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_PREFIX + dealCode) || "null");
+    if (saved && saved.code === dealCode && Array.isArray(saved.actions)) return { ...freshState(dealCode), ...saved };
+  } catch { /* unreadable: start again */ }
+  return null;
+}
+
+function forgetOldGames() {
+  const limit = Date.now() - KEEP_DAYS * 86400_000;
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith(STORE_PREFIX)) continue;
+    try {
+      const saved = JSON.parse(localStorage.getItem(key));
+      if (!saved || !saved.savedAt || saved.savedAt < limit) localStorage.removeItem(key);
+    } catch { localStorage.removeItem(key); }
+  }
+}
+
+// -- messages ---------------------------------------------------------------------------------
+
+function say(text, kind = "info") {
+  ruleEl.textContent = text || "";
+  ruleEl.dataset.kind = text ? kind : "";
+  ruleEl.classList.remove("pulse");
+  if (text) {
+    void ruleEl.offsetWidth; // restart the animation
+    ruleEl.classList.add("pulse");
+  }
+}
+
+function refused(reason) {
+  if (settings.rules) say(reason, "refused");
+  else say("");
+}
+
+// -- drawing ----------------------------------------------------------------------------------
+
+// Measured once and on resize: reading layout on every action would slow every tap.
+let layout = null;
+function measureLayout() {
+  const top = tableEl.getBoundingClientRect().top + window.scrollY;
+  layout = {
+    width: tableEl.clientWidth,
+    maxColumnHeight: Math.max(window.innerHeight - Math.min(top, window.innerHeight * 0.45) - 24, 260),
+  };
+}
+
+function render() {
+  if (!game) return;
+  const snap = game.snapshot();
+  const keys = {};
+  if (hint) for (const key of hint.keys) keys[key] = "hinted";
+  if (landed) for (const key of landed) keys[key] = `${keys[key] || ""} landed`.trim();
+  if (!layout) measureLayout();
+  renderTable(tableEl, snap, { interactive: !snap.won, keys, ...layout });
+  $("score").textContent = snap.score;
+  $("moves").textContent = snap.moves;
+  $("hints").textContent = state.hints;
+  tableEl.dataset.logLength = state.actions.length;
+  $("log-length").textContent = state.actions.length;
+  $("move-log").value = JSON.stringify({ deal: code, actions: state.actions });
+  $("undo").disabled = snap.won;
+  $("hint").disabled = snap.won;
+  tick();
+}
+
+function tick() {
+  if (!state) return;
+  const end = state.finishedAt || Date.now();
+  $("time").textContent = state.startedAt ? clock(end - state.startedAt) : "0:00";
+}
+setInterval(tick, 1000);
+
+// -- playing an action ------------------------------------------------------------------------
+
+/** Where the moved card(s) end up, for a short "landed" highlight. */
+function landingKeys(text, foundationBefore) {
+  const snap = game.snapshot();
+  if (text === "u") return [];
+  if (text === "s") return snap.waste.length ? ["waste"] : ["stock"];
+  if (text.endsWith(">f")) return foundationBefore === null ? [] : [`foundation:${foundationBefore + 1}`];
+  const to = Number(text.split(">")[1].split(":")[0]);
+  const k = text.includes(":") ? Number(text.split(":")[1]) : 1;
+  const length = snap.columns[to - 1].length;
+  const keys = [];
+  for (let i = Math.max(0, length - k); i < length; i++) keys.push(`col:${to}:${i}`);
+  return keys;
+}
+
+function foundationTarget(text) {
+  // The foundation a "w>f" / "N>f" will land on (the engine's first that accepts it).
+  if (text === "w>f") return game.waste.length ? game.foundationFor(game.waste[game.waste.length - 1]) : null;
+  const column = game.columns[Number(text[0]) - 1];
+  return column && column.length ? game.foundationFor(column[column.length - 1]) : null;
+}
+
+/** Try one action: the engine either refuses it (and says why) or it is played and logged. */
+function act(text) {
+  if (!game) return false;
+  clearTapWait();
+  const reason = game.refusal(text);
+  if (reason !== null) {
+    refused(reason);
+    return false;
+  }
+  const target = text.endsWith(">f") ? foundationTarget(text) : null;
+  game.play(text);
+  state.actions.push(text);
+  if (!state.startedAt) state.startedAt = Date.now();
+  hint = null;
+  landed = landingKeys(text, target);
+  say("");
+  save();
+  render();
+  if (game.won) onWin();
+  else ensureAttempt();
+  return true;
+}
+
+function clearTapWait() {
+  if (tapWait) clearTimeout(tapWait.timer);
+  tapWait = null;
+}
+
+/** A tap on the top card of "w" or "1".."9" (section 9). */
+function tap(source, cardKey) {
+  const now = Date.now();
+  if (tapWait && tapWait.source === source && tapWait.cardKey === cardKey && now - tapWait.at < DOUBLE_TAP_MS) {
+    clearTapWait();
+    const action = game.tapDestination(source, true);
+    if (action) act(action);
+    else refused(`${describeSource(source)} has nowhere to go: no foundation and no column takes it.`);
+    return;
+  }
+  clearTapWait();
+  const action = game.tapDestination(source, false);
+  if (action) {
+    act(action);
+    return;
+  }
+  const why = game.refusal(`${source}>f`) || "";
+  if (!settings.double) {
+    refused(why);
+    return;
+  }
+  // Wait for a possible second tap before saying no foundation takes it.
+  tapWait = { source, cardKey, at: now, timer: setTimeout(() => { tapWait = null; refused(why); }, DOUBLE_TAP_MS) };
+}
+
+function describeSource(source) {
+  const snap = game.snapshot();
+  const name = source === "w" ? snap.waste[snap.waste.length - 1] : snap.columns[Number(source) - 1].slice(-1)[0];
+  return name ? pretty(name) : "That card";
+}
+
+// -- pointer input: taps and drags ------------------------------------------------------------
+
+let press = null;
+
+function parseSrc(src) {
+  if (src === "waste") return { kind: "waste" };
+  const [kind, a, b] = src.split(":");
+  if (kind === "col") return { kind: "col", col: Number(a), index: Number(b) };
+  return { kind: "f", foundation: Number(a) };
+}
+
+tableEl.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0 || !game || game.won) return;
+  const target = event.target.closest("[data-src], [data-stock]");
+  if (!target || !tableEl.contains(target)) return;
+  event.preventDefault();
+  press = {
+    id: event.pointerId, x: event.clientX, y: event.clientY, el: target, dragging: false,
+    stock: target.hasAttribute("data-stock"), src: target.dataset.src,
+  };
+});
+
+window.addEventListener("pointermove", (event) => {
+  if (!press || event.pointerId !== press.id || press.stock) return;
+  const dx = event.clientX - press.x;
+  const dy = event.clientY - press.y;
+  if (!press.dragging) {
+    if (Math.hypot(dx, dy) < 6) return;
+    startDrag();
+  }
+  press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  markDropTarget(event.clientX, event.clientY);
+});
+
+window.addEventListener("pointerup", (event) => {
+  if (!press || event.pointerId !== press.id) return;
+  const done = press;
+  press = null;
+  if (done.dragging) {
+    endDrag(done, event.clientX, event.clientY);
+    return;
+  }
+  if (done.stock) {
+    act("s");
+    return;
+  }
+  const src = parseSrc(done.src);
+  if (src.kind === "waste") tap("w", `w:${game.waste.length}`);
+  else if (src.kind === "col") {
+    const length = game.columns[src.col - 1].length;
+    if (src.index === length - 1) tap(String(src.col), `${src.col}:${length}`);
+  }
+});
+
+window.addEventListener("pointercancel", (event) => {
+  if (!press || event.pointerId !== press.id) return;
+  if (press.dragging) cleanupDrag(press);
+  press = null;
+});
+
+/** The cards that move with the pointer: one card, or a column card and all above it. */
+function dragged(srcText) {
+  const src = parseSrc(srcText);
+  if (src.kind === "col") {
+    return [...tableEl.querySelectorAll(`[data-col="${src.col}"]`)]
+      .filter((card) => Number(card.dataset.index) >= src.index);
+  }
+  return [press.el];
+}
+
+function startDrag() {
+  clearTapWait();
+  press.dragging = true;
+  press.cards = dragged(press.src);
+  const first = press.cards[0].getBoundingClientRect();
+  const ghost = document.createElement("div");
+  ghost.className = "drag-ghost";
+  ghost.style.left = `${first.left}px`;
+  ghost.style.top = `${first.top}px`;
+  ghost.style.setProperty("--w", tableEl.style.getPropertyValue("--w"));
+  ghost.style.setProperty("--h", tableEl.style.getPropertyValue("--h"));
+  for (const card of press.cards) {
+    const rect = card.getBoundingClientRect();
+    const copy = card.cloneNode(true);
+    copy.style.left = `${rect.left - first.left}px`;
+    copy.style.top = `${rect.top - first.top}px`;
+    copy.removeAttribute("data-src");
+    copy.removeAttribute("data-col");
+    copy.removeAttribute("data-index");
+    copy.removeAttribute("data-key");
+    ghost.append(copy);
+    card.classList.add("drag-origin");
+  }
+  document.body.append(ghost);
+  document.body.classList.add("dragging");
+  press.ghost = ghost;
+}
+
+function cleanupDrag(done) {
+  done.ghost?.remove();
+  for (const card of done.cards || []) card.classList.remove("drag-origin");
+  tableEl.querySelectorAll(".drop-target").forEach((node) => node.classList.remove("drop-target"));
+  document.body.classList.remove("dragging");
+}
+
+/** What lies under the pointer: {foundations: true} or {column: n}, else null. */
+function dropTargetAt(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !tableEl.contains(hit)) return null;
+  if (hit.closest("[data-foundations]")) return { foundations: true };
+  const column = hit.closest("[data-column]");
+  if (column) return { column: Number(column.dataset.column) };
+  if (hit.closest("[data-columns]")) {
+    // Between two columns: the nearest one.
+    let best = null;
+    for (const node of tableEl.querySelectorAll("[data-column]")) {
+      const rect = node.getBoundingClientRect();
+      const distance = Math.abs(x - (rect.left + rect.right) / 2);
+      if (!best || distance < best.distance) best = { distance, column: Number(node.dataset.column) };
+    }
+    return best && { column: best.column };
+  }
+  return null;
+}
+
+function markDropTarget(x, y) {
+  tableEl.querySelectorAll(".drop-target").forEach((node) => node.classList.remove("drop-target"));
+  const target = dropTargetAt(x, y);
+  if (!target) return;
+  const node = target.foundations ? tableEl.querySelector("[data-foundations]")
+    : tableEl.querySelector(`[data-column="${target.column}"]`);
+  node?.classList.add("drop-target");
+}
+
+/** The action a drop means (null: put it back where it was), or {message} for no action at all. */
+function dropAction(srcText, target) {
+  if (!target) return null;
+  const src = parseSrc(srcText);
+  if (src.kind === "waste") return target.foundations ? "w>f" : `w>${target.column}`;
+  if (src.kind === "f") return target.foundations ? null : `f${src.foundation}>${target.column}`;
+  const k = game.columns[src.col - 1].length - src.index;
+  if (target.foundations) return k === 1 ? `${src.col}>f` : { message: RUN_TO_FOUNDATION };
+  if (target.column === src.col) return null;
+  if (k === 1) return `${src.col}>${target.column}`;
+  if (k > 13) return { message: RUN_TO_FOUNDATION };
+  return `${src.col}>${target.column}:${k}`;
+}
+
+function endDrag(done, x, y) {
+  done.ghost.style.display = "none";
+  const target = dropTargetAt(x, y);
+  cleanupDrag(done);
+  const action = dropAction(done.src, target);
+  if (action === null) return;
+  if (typeof action === "object") refused(action.message);
+  else act(action);
+}
+
+tableEl.addEventListener("keydown", (event) => {
+  if ((event.key === "Enter" || event.key === " ") && event.target.hasAttribute("data-stock")) {
+    event.preventDefault();
+    act("s");
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.target.closest("input, textarea")) {
+    event.preventDefault();
+    act("u");
+  }
+});
+
+// -- buttons ----------------------------------------------------------------------------------
+
+$("undo").addEventListener("click", () => act("u"));
+$("hint").addEventListener("click", () => askHint());
+$("same-deal").addEventListener("click", () => restart());
+$("new-deal").addEventListener("click", () => {
+  const number = MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1));
+  window.location.assign(`/play/${formatCode(number, "N")}/`);
+});
+
+$("code-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("code-input");
+  const typed = input.value.trim().toUpperCase();
+  input.value = typed;
+  if (!typed) return;
+  try {
+    const next = /^\d+$/.test(typed) ? formatCode(Number(typed), "N") : parseCode(typed).toString();
+    window.location.assign(`/play/${next}/`);
+  } catch (exc) {
+    if (!(exc instanceof InvalidCode)) throw exc;
+    say(exc.message, "error");
+  }
+});
+$("code-input").addEventListener("input", (event) => {
+  const input = event.target;
+  const at = input.selectionStart;
+  input.value = input.value.toUpperCase();
+  input.setSelectionRange(at, at);
+});
+
+function restart() {
+  clearTapWait();
+  state = freshState(code);
+  game = Game.new(parseCode(code).number);
+  hint = null;
+  landed = null;
+  save();
+  say("Dealt again: the same cards, a fresh start.");
+  renderResult();
+  render();
+}
+
+// -- hints ------------------------------------------------------------------------------------
+
+/** The cells to light up for an action text. */
+function actionKeys(text) {
+  if (text === "s") return ["stock"];
+  const [from, rest] = text.split(">");
+  const [to, kText] = rest.split(":");
+  const keys = [];
+  if (from === "w") keys.push("waste");
+  else if (from.startsWith("f")) keys.push(`foundation:${from.slice(1)}`);
+  else {
+    const length = game.columns[Number(from) - 1].length;
+    const k = kText ? Number(kText) : 1;
+    for (let i = length - k; i < length; i++) keys.push(`col:${from}:${i}`);
+  }
+  if (to === "f") {
+    const f = foundationTarget(text);
+    keys.push(f === null ? "foundations" : `foundation:${f + 1}`);
+  } else {
+    const length = game.columns[Number(to) - 1].length;
+    keys.push(length ? `col:${to}:${length - 1}` : `column:${to}`);
+  }
+  return keys;
+}
+
+function describe(text) {
+  const snap = game.snapshot();
+  if (text === "u") return "undo the last move";
+  if (text === "s") return snap.stock.length ? "draw a card from the stock" : "turn the waste over into the stock";
+  const [from, rest] = text.split(">");
+  const [to, kText] = rest.split(":");
+  let what;
+  let where;
+  if (from === "w") { what = pretty(snap.waste[snap.waste.length - 1]); where = "the waste"; }
+  else if (from.startsWith("f")) { what = pretty(snap.foundations[Number(from.slice(1)) - 1]); where = `foundation ${from.slice(1)}`; }
+  else {
+    const column = snap.columns[Number(from) - 1];
+    const k = kText ? Number(kText) : 1;
+    what = k > 1 ? `the run from ${pretty(column[column.length - k])}` : pretty(column[column.length - 1]);
+    where = `column ${from}`;
+  }
+  const onto = to === "f" ? "a foundation" : `column ${to}`;
+  return `move ${what} from ${where} to ${onto}`;
+}
+
+/** A move that looks useful, when the server's solver cannot be asked. */
+function localHint() {
+  const legal = game.legalActions().filter((a) => a !== "u");
+  const flips = legal.filter((a) => /^\d>\d/.test(a) && (() => {
+    const n = Number(a[0]) - 1;
+    const k = a.includes(":") ? Number(a.split(":")[1]) : 1;
+    return game.down[n] > 0 && game.columns[n].length - game.down[n] === k;
+  })());
+  const order = [
+    legal.filter((a) => a.endsWith(">f") && !a.startsWith("f")),
+    flips,
+    legal.filter((a) => a.startsWith("w>")),
+    legal.filter((a) => a === "s"),
+    legal,
+  ];
+  for (const group of order) if (group.length) return group[0];
+  return null;
+}
+
+async function askHint() {
+  if (!game || game.won) return;
+  say("Looking for a good move…");
+  let action = null;
+  try {
+    action = (await post("/api/hints/", { deal: code, actions: state.actions })).action;
+  } catch {
+    action = localHint();
+  }
+  if (!action || game.refusal(action) !== null) {
+    say("No move to suggest from here: undo a few moves or start again.");
+    return;
+  }
+  state.hints += 1;
+  save();
+  hint = { action, keys: actionKeys(action) };
+  render();
+  say(`Hint: ${describe(action)}. (Hints make a game not clean.)`, "hint");
+}
+
+// -- the server: attempts, submissions, ranks -------------------------------------------------
+
+function attemptIsMine() {
+  return Boolean(state.attemptId && state.attemptUser === user.username);
+}
+
+/** Signed in and playing: the server's clock starts with an attempt (once per game). */
+async function ensureAttempt() {
+  if (!user.authenticated || !state.actions.length || game.won || attemptIsMine() || attemptStarting) return;
+  const forCode = state.code;
+  const lateStart = state.actions.length > 1;
+  attemptStarting = post("/api/attempts/", { deal: forCode });
+  try {
+    const attempt = await attemptStarting;
+    if (state.code !== forCode) return;
+    state.attemptId = attempt.id;
+    state.attemptUser = user.username;
+    state.attemptStartedAt = attempt.started_at;
+    state.clockNote = lateStart;
+    save();
+    if (lateStart) say("You are signed in: the server's clock for this game starts now.", "info");
+  } catch (exc) {
+    say(`Could not start this game on the server (${exc.message}); it can't be ranked yet.`, "error");
+  } finally {
+    attemptStarting = null;
+  }
+}
+
+function onWin() {
+  if (!state.finishedAt) state.finishedAt = Date.now();
+  save();
+  render();
+  renderResult();
+  if (user.authenticated) submit();
+}
+
+async function submit() {
+  if (attemptStarting) { try { await attemptStarting; } catch { /* reported */ } }
+  if (state.submissionId) { poll(); return; }
+  if (!attemptIsMine()) {
+    renderResult("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”.");
+    return;
+  }
+  try {
+    const sent = await post(`/api/attempts/${state.attemptId}/submission`, { actions: state.actions, hints: state.hints });
+    state.submissionId = sent.id;
+    state.submission = { status: sent.status };
+    save();
+    renderResult();
+    poll();
+  } catch (exc) {
+    renderResult(`The server did not take this game: ${exc.message}`);
+  }
+}
+
+let polling = false;
+async function poll() {
+  if (polling || !state.submissionId) return;
+  polling = true;
+  const id = state.submissionId;
+  const forCode = state.code;
+  let delay = 400;
+  try {
+    for (let round = 0; round < 600 && state.code === forCode && state.submissionId === id; round++) {
+      let sub;
+      try {
+        sub = await get(`/api/submissions/${id}/`);
+      } catch (exc) {
+        if (exc instanceof ApiError && exc.status === 404) break;
+        sub = null;
+      }
+      if (sub) {
+        state.submission = sub;
+        save();
+        renderResult();
+        if (sub.status === "verified" || sub.status === "rejected") {
+          if (sub.status === "verified") await fetchRank(sub);
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 1.3, 5000);
+    }
+  } finally {
+    polling = false;
+  }
+}
+
+async function fetchRank(sub) {
+  const path = sub.daily_date ? `/api/leaderboards/daily/${sub.daily_date}/?around=me&page_size=5`
+    : `/api/leaderboards/deals/${sub.deal_number}/?around=me&page_size=5`;
+  try {
+    const board = await get(path);
+    state.rank = { me: board.me, count: board.count, daily_date: sub.daily_date, deal_number: sub.deal_number };
+  } catch (exc) {
+    state.rank = { me: null, error: exc.message, daily_date: sub.daily_date, deal_number: sub.deal_number };
+  }
+  save();
+  renderResult();
+}
+
+const STATUS_TEXT = {
+  pending: "Sent to the server: waiting for the verifier…",
+  verifying: "The server is replaying your moves…",
+  verified: "Verified by the server.",
+  rejected: "Rejected by the server.",
+};
+
+function renderResult(note) {
+  if (!game || !game.won) {
+    resultEl.hidden = true;
+    resultEl.replaceChildren();
+    return;
+  }
+  const snap = game.snapshot();
+  const time = state.startedAt ? clock((state.finishedAt || Date.now()) - state.startedAt) : "–";
+  const parts = [
+    h("h2", { text: "You won!" }),
+    h("p", { class: "result-line" },
+      h("b", { "data-testid": "result-score", text: snap.score }), " points in ",
+      h("b", { "data-testid": "result-moves", text: snap.moves }), " moves, ", h("b", { text: time }),
+      state.hints ? ` with ${state.hints} hint${state.hints > 1 ? "s" : ""}` : ""),
+  ];
+  if (!user.authenticated) {
+    const next = encodeURIComponent(window.location.pathname);
+    parts.push(h("p", { class: "invite", "data-testid": "signup-invite" },
+      "Only signed-in players' games are verified and ranked. ",
+      h("a", { href: `/signup/?next=${next}` }, "Sign up"), " or ", h("a", { href: `/login/?next=${next}` }, "log in"),
+      ", then play the next one for the boards."));
+  } else {
+    const sub = state.submission;
+    if (sub) {
+      const status = sub.status;
+      const line = h("p", { class: `submission-status status-${status}`, "data-testid": "submission-status", "data-status": status },
+        STATUS_TEXT[status] || status);
+      parts.push(line);
+      if (status === "rejected") {
+        parts.push(h("p", { class: "form-error" }, `Action ${sub.error_index}: ${sub.error}`));
+      }
+      if (status === "verified") {
+        if (sub.flagged) {
+          parts.push(h("p", { "data-testid": "flagged" }, "Played faster than the server believes a person can: the result waits for a review before it goes on the boards."));
+        } else if (sub.won === false) {
+          parts.push(h("p", {}, "The server's replay did not end in a win."));
+        }
+        const rank = state.rank;
+        if (rank && rank.me) {
+          const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
+          const boardName = rank.daily_date ? `the board of ${rank.daily_date}` : `the board of deal ${rank.deal_number}`;
+          parts.push(h("p", { class: "rank-line" }, "Rank ",
+            h("b", { "data-testid": "rank", text: `#${rank.me}` }), ` of ${rank.count} on ${boardName}. `,
+            h("a", { href, "data-testid": "board-link" }, "See the board")));
+        } else if (rank && rank.error) {
+          parts.push(h("p", {}, `Rank unavailable: ${rank.error}`));
+        }
+        if (sub.clean === false) parts.push(h("p", { class: "muted" }, "Not a clean game (undo or hints used)."));
+      }
+    } else if (!note) {
+      parts.push(h("p", { "data-testid": "submission-status", "data-status": "sending" }, "Sending your game to the server…"));
+    }
+  }
+  if (note) parts.push(h("p", { class: "note" }, note));
+  parts.push(h("p", { class: "result-actions" },
+    h("button", { type: "button", onclick: () => restart() }, "Same deal"), " ",
+    h("button", { type: "button", onclick: () => $("new-deal").click() }, "New deal"), " ",
+    h("a", { href: "/boards/" }, "Boards")));
+  resultEl.replaceChildren(...parts);
+  resultEl.hidden = false;
+}
+
+// -- start ------------------------------------------------------------------------------------
+
+async function start() {
+  forgetOldGames();
+  if (page.error) {
+    say(page.error, "error");
+    $("deal-code").textContent = "invalid code";
+    return;
+  }
+  if (page.daily) {
+    try {
+      daily = await get("/api/daily/");
+    } catch (exc) {
+      say(`Today's deal is not available: ${exc.message}`, "error");
+      return;
+    }
+    code = daily.code;
+    $("deal-kind").textContent = `Deal of the day · ${daily.date}`;
+  } else {
+    code = page.code;
+    $("deal-kind").textContent = parseCode(code).mode === "D" ? "Deal of a day" : "Deal";
+  }
+  $("deal-code").textContent = code;
+  $("code-input").placeholder = code;
+  game = Game.new(parseCode(code).number);
+  state = load(code) || freshState(code);
+  if (state.actions.length) {
+    const result = replayOnto(game, state.actions);
+    if (!result.ok) {
+      say(`The saved game could not be resumed (${result.error}); dealt again.`, "error");
+      state = freshState(code);
+      game = Game.new(parseCode(code).number);
+    } else if (!game.won) {
+      say(`Welcome back: your game is where you left it (${state.actions.length} actions).`);
+    }
+  }
+  save();
+  render();
+  renderResult();
+  if (game.won) {
+    if (user.authenticated && (state.submissionId || attemptIsMine())) submit();
+  } else {
+    ensureAttempt();
+  }
+  tableEl.dataset.ready = "true";
+}
+
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { measureLayout(); render(); }, 100);
+});
+
+start();

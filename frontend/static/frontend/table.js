@@ -1,0 +1,207 @@
+/**
+ * Draws an Easy Harp table from an engine snapshot (Game#snapshot()): the stock with its
+ * count, the waste, 8 foundations marked by suit and 9 columns of card backs and faces.
+ * Shared by the play page (interactive) and the replay page (read only).
+ *
+ * Stable hooks for people and tests:
+ *   column      [data-column="3"]                      (1-based, the whole column area)
+ *   card        [data-col="3"][data-index="5"]         (0-based from the bottom), data-card="TH",
+ *               data-face="up|down"
+ *   stock       [data-stock] data-count                 waste [data-waste] data-count, top card inside
+ *   foundations [data-foundations], each [data-foundation="1"] data-suit="S" data-count
+ * Elements a player may pick up carry data-src: "col:3:5", "waste", "f:2". Every slot has a
+ * data-key ("col:3:5", "column:3", "stock", "waste", "foundation:2") for highlighting.
+ */
+
+export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+export const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+/** Foundations 1..8: 1-2 spades, 3-4 hearts, 5-6 diamonds, 7-8 clubs. */
+export const FOUNDATION_SUITS = ["S", "S", "H", "H", "D", "D", "C", "C"];
+
+export function rankLabel(name) {
+  return name[0] === "T" ? "10" : name[0];
+}
+
+/** "TH" -> "10♥" for messages. */
+export function pretty(name) {
+  return rankLabel(name) + SUIT_SYMBOL[name[1]];
+}
+
+function isRed(name) {
+  return name[1] === "H" || name[1] === "D";
+}
+
+function el(tag, className, attrs = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  return node;
+}
+
+/** A face-up card (rank + suit in the corners, a big pip in the middle) or a card back. */
+export function cardElement(name, faceUp = true) {
+  if (!faceUp) {
+    const back = el("div", "card down", { "data-face": "down", "aria-label": "face-down card" });
+    back.append(el("span", "back-pattern"));
+    return back;
+  }
+  const suit = SUIT_SYMBOL[name[1]];
+  const node = el("div", `card up ${isRed(name) ? "red" : "black"}`, {
+    "data-card": name, "data-face": "up", "aria-label": name,
+  });
+  const corner = el("span", "corner");
+  corner.append(el("span", "rank"), el("span", "suit"));
+  corner.firstChild.textContent = rankLabel(name);
+  corner.lastChild.textContent = suit;
+  const pip = el("span", "pip");
+  pip.textContent = suit;
+  const corner2 = corner.cloneNode(true);
+  corner2.className = "corner bottom";
+  node.append(corner, pip, corner2);
+  return node;
+}
+
+/** Card size and spacing for the table's width (9 columns always fit). */
+export function measure(width) {
+  const gap = width >= 640 ? 8 : width >= 420 ? 5 : 3;
+  const w = Math.max(28, Math.min(96, Math.floor((width - 8 * gap) / 9)));
+  const h = Math.round(w * 1.4);
+  // One row on top (stock, waste, a gap, 8 foundations) when 10 cards and a gap fit.
+  const oneRow = width >= 10 * w + 10 * gap + w * 0.3;
+  return { w, h, gap, oneRow };
+}
+
+/**
+ * Render `snap` into `root`. Options: `interactive` (mark what can be picked up),
+ * `maxColumnHeight` (px; face-up offsets shrink to fit), `keys`: {key: className} to add.
+ */
+export function renderTable(root, snap, options = {}) {
+  const { interactive = false, keys = {} } = options;
+  const size = measure(options.width || root.clientWidth || 360);
+  const { w, h, gap } = size;
+  root.style.setProperty("--w", `${w}px`);
+  root.style.setProperty("--h", `${h}px`);
+  root.style.setProperty("--gap", `${gap}px`);
+  root.classList.toggle("one-row", size.oneRow);
+  root.classList.toggle("narrow", w < 48);
+  root.dataset.won = snap.won ? "true" : "false";
+
+  const top = el("div", "top-row");
+  const piles = el("div", "piles");
+
+  // Stock: face down, with its count; a tap draws (or turns the waste over when empty).
+  const stock = el("div", "pile stock", {
+    "data-stock": "", "data-count": snap.stock.length, "data-key": "stock", role: "button",
+    tabindex: interactive ? "0" : null,
+    "aria-label": snap.stock.length ? `stock, ${snap.stock.length} cards: draw one`
+      : snap.waste.length ? "stock empty: turn the waste over" : "stock and waste empty",
+  });
+  if (snap.stock.length) {
+    stock.append(cardElement(null, false));
+    if (snap.stock.length > 1) stock.classList.add("stacked");
+  } else {
+    const mark = el("span", "pile-mark");
+    mark.textContent = snap.waste.length ? "\u21bb" : "";
+    stock.append(mark);
+  }
+  const count = el("span", "count", { "data-testid": "stock-count" });
+  count.textContent = snap.stock.length;
+  stock.append(count);
+
+  // Waste: face up, only its top card plays.
+  const waste = el("div", "pile waste", { "data-waste": "", "data-count": snap.waste.length, "data-key": "waste" });
+  if (snap.waste.length) {
+    if (snap.waste.length > 1) {
+      const under = cardElement(snap.waste[snap.waste.length - 2]);
+      under.classList.add("under");
+      waste.append(under);
+    }
+    const topCard = cardElement(snap.waste[snap.waste.length - 1]);
+    topCard.dataset.wasteTop = "";
+    if (interactive) topCard.dataset.src = "waste";
+    waste.append(topCard);
+  }
+  const wasteCount = el("span", "count", { "data-testid": "waste-count" });
+  wasteCount.textContent = snap.waste.length;
+  waste.append(wasteCount);
+  piles.append(stock, waste);
+
+  // Foundations 1..8, each marked by its suit.
+  const foundations = el("div", "foundations", { "data-foundations": "", "data-key": "foundations" });
+  snap.foundations.forEach((topName, f) => {
+    const suit = FOUNDATION_SUITS[f];
+    const rank = topName ? "A23456789TJQK".indexOf(topName[0]) + 1 : 0;
+    const slot = el("div", `pile foundation suit-${suit}`, {
+      "data-foundation": f + 1, "data-suit": suit, "data-count": rank, "data-key": `foundation:${f + 1}`,
+      "aria-label": `foundation ${f + 1} (${SUIT_WORD[suit]})${topName ? `: ${topName}` : ", empty"}`,
+    });
+    const mark = el("span", `pile-mark ${suit === "H" || suit === "D" ? "red" : "black"}`);
+    mark.textContent = SUIT_SYMBOL[suit];
+    const label = el("span", "slot-number");
+    label.textContent = f + 1;
+    slot.append(mark, label);
+    if (topName) {
+      const card = cardElement(topName);
+      if (interactive) card.dataset.src = `f:${f + 1}`;
+      slot.append(card);
+    }
+    foundations.append(slot);
+  });
+  top.append(piles, foundations);
+
+  // Columns: face-down cards overlap tightly, face-up ones show their corner.
+  const columns = el("div", "columns", { "data-columns": "" });
+  const downStep = Math.max(4, Math.round(h * 0.13));
+  let upStep = Math.max(14, Math.round(h * 0.3));
+  const maxHeight = options.maxColumnHeight || Infinity;
+  let tallest = h;
+  const heights = snap.columns.map((cards, c) => {
+    const down = snap.down[c];
+    return cards.length ? down * downStep + (cards.length - down - 1) * upStep + h : h;
+  });
+  const worst = Math.max(...heights);
+  if (worst > maxHeight) {
+    // Squeeze face-up offsets (never below what shows the corner of a small card).
+    const c = heights.indexOf(worst);
+    const ups = snap.columns[c].length - snap.down[c] - 1;
+    if (ups > 0) {
+      const room = maxHeight - h - snap.down[c] * downStep;
+      upStep = Math.max(Math.round(h * 0.2), Math.min(upStep, Math.floor(room / ups)));
+    }
+  }
+  snap.columns.forEach((cards, c) => {
+    const n = c + 1;
+    const column = el("div", "column", { "data-column": n, "data-key": `column:${n}`, "data-count": cards.length });
+    const slot = el("div", "slot");
+    slot.textContent = "K";
+    column.append(slot);
+    let y = 0;
+    cards.forEach((name, i) => {
+      const faceUp = i >= snap.down[c];
+      const card = cardElement(name, faceUp);
+      card.dataset.col = n;
+      card.dataset.index = i;
+      card.dataset.key = `col:${n}:${i}`;
+      if (!faceUp) card.removeAttribute("data-card");
+      if (faceUp && interactive) card.dataset.src = `col:${n}:${i}`;
+      if (i === cards.length - 1) card.dataset.top = "";
+      card.style.top = `${y}px`;
+      card.style.zIndex = String(i + 1);
+      column.append(card);
+      y += faceUp ? upStep : downStep;
+    });
+    const height = cards.length ? y - (snap.down[c] >= cards.length ? downStep : upStep) + h : h;
+    column.style.height = `${height}px`;
+    tallest = Math.max(tallest, height);
+    columns.append(column);
+  });
+  columns.style.minHeight = `${tallest + h * 0.5}px`;
+
+  root.replaceChildren(top, columns);
+  for (const [key, className] of Object.entries(keys)) {
+    root.querySelectorAll(`[data-key="${key}"]`).forEach((node) => node.classList.add(...className.split(" ")));
+  }
+  return size;
+}
