@@ -1,0 +1,169 @@
+// /boards/: a day's board (today by default, ?date= for past days), a numbered deal's board
+// (?deal= code or number) and the players board.
+import { InvalidCode, formatCode, parseCode } from "./engine.js";
+import { clock, get, h, pageData } from "./api.js";
+
+const page = pageData();
+const user = page.user || { authenticated: false };
+const params = new URLSearchParams(window.location.search);
+const PAGE_SIZE = 25;
+const $ = (id) => document.getElementById(id);
+let today = null;
+
+function setParam(name, value) {
+  const url = new URL(window.location.href);
+  if (value === null) url.searchParams.delete(name);
+  else url.searchParams.set(name, value);
+  window.history.replaceState(null, "", url);
+}
+
+function resultTable(data, { me = null, replayable = () => true } = {}) {
+  if (!data.results.length) return h("p", { class: "empty" }, "No verified results on this board yet.");
+  const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, "Player"), h("th", {}, "Result"),
+    h("th", {}, "Moves"), h("th", {}, "Score"), h("th", { class: "board-col-optional" }, "Time"),
+    h("th", { class: "board-col-optional" }, "Clean"), h("th", {}, ""));
+  const rows = data.results.map((row) => h("tr", {
+    class: row.player === user.username || row.rank === me ? "me" : null, "data-player": row.player, "data-rank": row.rank,
+  },
+  h("td", { "data-testid": "row-rank" }, row.rank),
+  h("td", { class: "player" }, h("a", { href: `/players/${encodeURIComponent(row.player)}/` }, row.player)),
+  h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won")),
+  h("td", { "data-testid": "row-moves" }, row.moves),
+  h("td", {}, row.score),
+  h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
+  h("td", { class: "board-col-optional" }, row.clean ? "\u2713" : ""),
+  h("td", {}, replayable(row) ? h("a", { href: `/replay/${row.submission}/` }, "replay") : "")));
+  return h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows));
+}
+
+function pager(data, go) {
+  const pages = Math.max(1, Math.ceil(data.count / data.page_size));
+  if (pages <= 1) return null;
+  return h("div", { class: "pager" },
+    h("button", { type: "button", disabled: data.page <= 1, onclick: () => go(data.page - 1) }, "\u2039 Prev"),
+    h("span", {}, `page ${data.page} of ${pages}`),
+    h("button", { type: "button", disabled: data.page >= pages, onclick: () => go(data.page + 1) }, "Next \u203a"));
+}
+
+// -- the deal of the day ----------------------------------------------------------------------
+
+async function showDay(day, pageNumber = 1) {
+  const box = $("daily-board");
+  const meta = $("daily-meta");
+  box.replaceChildren(h("p", { class: "empty" }, "Loading…"));
+  const path = day === today ? "/api/leaderboards/daily/" : `/api/leaderboards/daily/${day}/`;
+  try {
+    const [board, deal, mine] = await Promise.all([
+      get(`${path}?page=${pageNumber}&page_size=${PAGE_SIZE}`),
+      get(`/api/daily/${day}/`).catch(() => null),
+      user.authenticated ? get(`${path}?around=me&page_size=1`).catch(() => null) : Promise.resolve(null),
+    ]);
+    const closed = deal ? deal.closed : day < today;
+    meta.replaceChildren(
+      `${day === today ? "Today" : day}: `,
+      deal ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
+      ` · ${board.count} player${board.count === 1 ? "" : "s"}`,
+      closed ? " · closed, games are public" : " · open until midnight UTC",
+      mine && mine.me ? h("b", { "data-testid": "my-rank" }, ` · your rank #${mine.me}`) : "",
+    );
+    box.replaceChildren(
+      resultTable(board, { me: mine && mine.me, replayable: (row) => closed || row.player === user.username }),
+      pager(board, (n) => showDay(day, n)) || "",
+    );
+    box.dataset.day = day;
+  } catch (exc) {
+    meta.textContent = "";
+    box.replaceChildren(h("p", { class: "form-error" }, exc.message));
+  }
+}
+
+$("date-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const day = $("board-date").value;
+  if (!day) return;
+  setParam("date", day === today ? null : day);
+  showDay(day);
+});
+
+// -- a numbered deal ---------------------------------------------------------------------------
+
+async function showDeal(typed, pageNumber = 1) {
+  const box = $("deal-board");
+  const meta = $("deal-meta");
+  let dealCode;
+  try {
+    dealCode = /^\d+$/.test(typed) ? formatCode(Number(typed), "N") : parseCode(typed).toString();
+  } catch (exc) {
+    if (!(exc instanceof InvalidCode)) throw exc;
+    meta.textContent = "";
+    box.replaceChildren(h("p", { class: "form-error", "data-testid": "deal-error" }, exc.message));
+    return;
+  }
+  const number = parseCode(dealCode).number;
+  const nCode = formatCode(number, "N");
+  box.replaceChildren(h("p", { class: "empty" }, "Loading…"));
+  try {
+    const board = await get(`/api/leaderboards/deals/${number}/?page=${pageNumber}&page_size=${PAGE_SIZE}`);
+    meta.replaceChildren(`Deal #${number} · `, h("a", { href: `/play/${nCode}/`, "data-testid": "play-deal" }, `play ${nCode}`),
+      ` · ${board.count} player${board.count === 1 ? "" : "s"}`);
+    box.replaceChildren(resultTable(board, { replayable: (row) => row.player === user.username }),
+      pager(board, (n) => showDeal(typed, n)) || "");
+  } catch (exc) {
+    meta.textContent = "";
+    box.replaceChildren(h("p", { class: "form-error" }, exc.message));
+  }
+}
+
+$("deal-input").addEventListener("input", (event) => { event.target.value = event.target.value.toUpperCase(); });
+$("deal-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const typed = $("deal-input").value.trim().toUpperCase();
+  if (!typed) return;
+  setParam("deal", typed);
+  showDeal(typed);
+});
+
+// -- players -----------------------------------------------------------------------------------
+
+async function showPlayers(pageNumber = 1) {
+  const box = $("players-board");
+  try {
+    const data = await get(`/api/leaderboards/players/?page=${pageNumber}&page_size=${PAGE_SIZE}`);
+    if (!data.results.length) {
+      box.replaceChildren(h("p", { class: "empty" }, "Nobody has won a deal of the day yet."));
+      return;
+    }
+    const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, "Player"), h("th", {}, "Daily wins"),
+      h("th", {}, "Streak"), h("th", {}, "Best"));
+    const rows = data.results.map((row) => h("tr", { class: row.player === user.username ? "me" : null, "data-player": row.player },
+      h("td", {}, row.rank),
+      h("td", { class: "player" }, h("a", { href: `/players/${encodeURIComponent(row.player)}/` }, row.player)),
+      h("td", {}, row.daily_wins), h("td", {}, row.current_streak), h("td", {}, row.best_streak)));
+    box.replaceChildren(h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows)),
+      pager(data, showPlayers) || "");
+  } catch (exc) {
+    box.replaceChildren(h("p", { class: "form-error" }, exc.message));
+  }
+}
+
+async function start() {
+  try {
+    today = (await get("/api/daily/")).date;
+  } catch {
+    today = new Date().toISOString().slice(0, 10);
+  }
+  const input = $("board-date");
+  input.max = today;
+  const asked = params.get("date");
+  const day = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked <= today ? asked : today;
+  input.value = day;
+  const jobs = [showDay(day), showPlayers()];
+  if (params.get("deal")) {
+    $("deal-input").value = params.get("deal").toUpperCase();
+    jobs.push(showDeal(params.get("deal").toUpperCase()));
+  }
+  await Promise.all(jobs);
+  document.body.dataset.ready = "true";
+}
+
+start();
