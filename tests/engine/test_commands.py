@@ -154,13 +154,8 @@ def manage(*args, stdin: bytes | None = None) -> subprocess.CompletedProcess:
 
 
 def test_manage_py_replay_from_stdin_exits_0():
+    """The real command line (reading a file is the same code path, tested in process)."""
     data = "".join(text + "\n" for text, _ in LINES).encode()
     proc = manage("replay", "-", stdin=data)
-    assert proc.returncode == 0, proc.stderr.decode()
-    check_answers(proc.stdout.decode(), [want for _, want in LINES])
-
-
-def test_manage_py_replay_file_exits_0(log_file):
-    proc = manage("replay", str(log_file))
     assert proc.returncode == 0, proc.stderr.decode()
     check_answers(proc.stdout.decode(), [want for _, want in LINES])

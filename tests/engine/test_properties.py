@@ -111,7 +111,7 @@ def test_random_play_from_a_deal(data, number, mode):
 
 
 @given(st.data(), st.integers(1, 999_999), st.integers(90, 140))
-@examples(15, shrink=False)
+@examples(10, shrink=False)
 def test_undo_reaches_back_100_actions_of_random_play(data, number, played):
     walk = Walk(Game.new(number), Reference.deal(number))
     snaps = [walk.game.snapshot()]
