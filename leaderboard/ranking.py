@@ -76,6 +76,19 @@ end
 return old and 1 or 0
 """
 
+# A player's rank, the members around it and the board's size in one round trip (atomic, so
+# the rank and the rows come from the same moment of the board).
+_AROUND = """
+local total = redis.call('ZCARD', KEYS[1])
+local found = redis.call('HGET', KEYS[2], ARGV[1])
+if not found then return {total} end
+local rank = redis.call('ZRANK', KEYS[1], found)
+if not rank then return {total} end
+local offset = rank - tonumber(ARGV[2])
+if offset < 0 then offset = 0 end
+return {total, rank, offset, redis.call('ZRANGE', KEYS[1], offset, offset + tonumber(ARGV[3]) - 1)}
+"""
+
 
 class RedisRanking:
     """One sorted set (member: time:submission) and one hash (player -> member) per board,
@@ -85,6 +98,7 @@ class RedisRanking:
         self.client = client
         self._upsert = client.register_script(_UPSERT)
         self._remove = client.register_script(_REMOVE)
+        self._around = client.register_script(_AROUND)
 
     @staticmethod
     def _keys(board: str) -> tuple[str, str, str]:
@@ -127,8 +141,32 @@ class RedisRanking:
 
     def page(self, board: str, offset: int, limit: int) -> list[int]:
         """Submission ids ranked ``offset`` .. ``offset + limit - 1`` (0-based)."""
+        if limit <= 0:  # ZRANGE 0 -1 would be the whole board
+            return []
         members = self.client.zrange(self._keys(board)[0], offset, offset + limit - 1)
         return [submission_of(m) for m in members]
+
+    def page_and_size(self, board: str, offset: int, limit: int) -> tuple[list[int], int]:
+        """``page()`` and ``size()`` in one round trip."""
+        if limit <= 0:
+            return [], self.size(board)
+        zset = self._keys(board)[0]
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrange(zset, offset, offset + limit - 1)
+        pipe.zcard(zset)
+        members, total = pipe.execute()
+        return [submission_of(m) for m in members], total
+
+    def around(self, board: str, player_id: int, radius: int) -> tuple[int | None, int, list[int], int]:
+        """``(rank, offset, ids, size)``: the player's 0-based rank (None when not on the
+        board), the submission ids ranked ``rank - radius`` .. ``rank + radius`` (from
+        ``offset``, never below 0) and the board's size, in one round trip."""
+        zset, players, _ = self._keys(board)
+        answer = self._around(keys=[zset, players], args=[player_id, radius, 2 * radius + 1])
+        if len(answer) == 1:
+            return None, 0, [], answer[0]
+        total, rank, offset, members = answer
+        return rank, offset, [submission_of(m) for m in members], total
 
     def rank_of(self, board: str, player_id: int) -> int | None:
         """A player's 0-based rank, or None when they are not on the board."""

@@ -47,7 +47,7 @@ def _ranked_ids(board: str, offset: int, limit: int) -> tuple[list[int], int]:
     index = _index_for(board)
     if index is not None:
         try:
-            return index.page(board, offset, limit), index.size(board)
+            return index.page_and_size(board, offset, limit)
         except Exception:
             log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
     entries = BoardEntry.objects.filter(board=board).order_by(*BOARD_ORDER)
@@ -72,17 +72,22 @@ def _rank_of(board: str, player_id: int) -> int | None:
     ).count()
 
 
+_ROW_FIELDS = ("pk", "player__username", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
+
+
 def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
-    found = {s.pk: s for s in Submission.objects.filter(pk__in=submission_ids).select_related("player")}
+    # Only the columns a row shows: never the move log (thousands of actions per row).
+    found = {row[0]: row for row in Submission.objects.filter(pk__in=submission_ids).values_list(*_ROW_FIELDS)}
     rows = []
     for offset, sid in enumerate(submission_ids):
         s = found.get(sid)
         if s is None:  # removed between the index read and this one
             continue
+        pk, username, won, moves, score, duration_ms, clean, submitted_at = s
         rows.append({
-            "rank": first_rank + offset, "player": s.player.username, "won": s.won, "moves": s.moves,
-            "score": s.score, "duration_ms": s.duration_ms, "clean": s.clean, "submission": s.pk,
-            "submitted_at": s.submitted_at.isoformat(),
+            "rank": first_rank + offset, "player": username, "won": won, "moves": moves,
+            "score": score, "duration_ms": duration_ms, "clean": clean, "submission": pk,
+            "submitted_at": submitted_at.isoformat(),
         })
     return rows
 
@@ -99,6 +104,16 @@ def board_page(board: str, page: int, page_size: int) -> dict:
 
 def board_around(board: str, player, radius: int) -> dict:
     """The caller's own rank and the rows ``radius`` above and below it."""
+    index = _index_for(board)
+    if index is not None:
+        try:
+            rank, offset, ids, total = index.around(board, player.pk, radius)
+        except Exception:
+            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
+        else:
+            if rank is None:
+                return {"board": board, "count": total, "me": None, "results": []}
+            return {"board": board, "count": total, "me": rank + 1, "results": _rows(ids, offset + 1)}
     rank = _rank_of(board, player.pk)
     if rank is None:
         _, total = _ranked_ids(board, 0, 0)
