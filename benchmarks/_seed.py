@@ -1,0 +1,158 @@
+"""Bulk loading of the benchmark database: players, tokens, attempts and verified results.
+
+Everything is generated inside PostgreSQL (INSERT ... SELECT over generate_series, with a fixed
+random seed), which loads a million rows of each table in a few minutes. Only the benchmark
+database (BENCH_DATABASE_URL) is ever touched. Call ``_stack.django_setup()`` first.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import date
+
+TABLES = ["authtoken_token", "leaderboard_boardentry", "leaderboard_playerstats", "leaderboard_submission",
+          "leaderboard_attempt", "leaderboard_dailydeal", "django_session", "auth_user"]
+
+# ranking.rank_key in SQL (checked against the Python function by check_rank_keys).
+RANK_KEY_SQL = """(((((CASE WHEN won THEN 0 ELSE 1 END)::bigint << 16) | LEAST(moves, 65535)::bigint) << 16
+  | (65535 - LEAST(score, 65535))::bigint) << 20) | LEAST(duration_ms / 1000, 1048575)::bigint"""
+
+
+def token_key(i: int) -> str:
+    """The token of player ``i`` (the same formula as the SQL below)."""
+    import hashlib
+
+    head = hashlib.md5(f"tok-{i}".encode()).hexdigest()
+    return head + hashlib.md5(f"tok2-{i}".encode()).hexdigest()[:8]
+
+
+TOKEN_SQL = "md5('tok-' || i) || substr(md5('tok2-' || i), 1, 8)"
+
+
+def reset(redis_client) -> None:
+    """Empty the benchmark database's tables and the benchmark Redis db."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE")
+    redis_client.flushdb()
+
+
+def daily_deal(day: date, game: dict) -> None:
+    from django.db import connection
+
+    from games import parse_code
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO leaderboard_dailydeal (date, number, solution, candidates_tried, created_at) "
+            "VALUES (%s, %s, %s, 1, now()) ON CONFLICT (date) DO NOTHING",
+            [day, parse_code(game["deal"]).number, json.dumps(game["actions"])])
+
+
+def players(n: int, first: int = 1, tokens_every: int = 1) -> None:
+    """Players ``first`` .. ``first + n - 1`` named p0000001..., with an unusable password;
+    every ``tokens_every``-th one gets an API token (``token_key(i)``)."""
+    from django.db import connection
+
+    last = first + n - 1
+    with connection.cursor() as cursor:
+        cursor.execute(f"""
+            INSERT INTO auth_user (id, password, is_superuser, username, first_name, last_name, email,
+                                   is_staff, is_active, date_joined)
+            SELECT i, '!', false, 'p' || lpad(i::text, 7, '0'), '', '', '', false, true,
+                   now() - interval '30 days'
+            FROM generate_series({first}, {last}) AS i""")
+        cursor.execute(f"""
+            INSERT INTO authtoken_token (key, created, user_id)
+            SELECT {TOKEN_SQL}, now(), i FROM generate_series({first}, {last}) AS i
+            WHERE i % {tokens_every} = 0""")
+        cursor.execute("SELECT setval(pg_get_serial_sequence('auth_user', 'id'), (SELECT max(id) FROM auth_user))")
+
+
+def attempts(n: int, code: str, number: int, day: date | None, minutes_ago=(5, 30), first: int = 1) -> list[str]:
+    """One attempt per player ``first`` .. ``first + n - 1`` on deal ``code``, started a random
+    5 to 30 minutes ago by the server's clock: the players took that long to play, so their
+    results are plausible (MAX_ACTIONS_PER_SECOND stays at the project's setting)."""
+    from django.db import connection
+
+    low, high = minutes_ago
+    last = first + n - 1
+    with connection.cursor() as cursor:
+        cursor.execute(f"""
+            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id)
+            SELECT md5('attempt-' || i || '-' || %s)::uuid, %s, %s, %s,
+                   now() - make_interval(secs => 60 * ({low} + random() * {high - low})), i
+            FROM generate_series({first}, {last}) AS i
+            RETURNING id""", [time.time_ns(), code, number, day])
+        return [str(row[0]) for row in cursor.fetchall()]
+
+
+def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42) -> None:
+    """``n`` players (1..n) who each played the deal of ``day`` once, verified, on the daily
+    board: users, attempts, submissions (with the real move log) and board entries."""
+    from django.db import connection
+
+    from games import format_code, parse_code
+
+    number = parse_code(game["deal"]).number
+    code = format_code(number, "D")
+    actions = json.dumps(game["actions"])
+    board = f"daily:{day.isoformat()}"
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_seed")
+        cursor.execute("SELECT setseed(%s)", [seed])
+        cursor.execute(f"""
+            CREATE UNLOGGED TABLE bench_seed AS
+            SELECT i, won, moves, score, duration_ms, started_at,
+                   started_at + make_interval(secs => duration_ms / 1000.0) AS submitted_at
+            FROM (
+              SELECT i, won,
+                     CASE WHEN won THEN 900 + (random() * 2100)::int ELSE 50 + (random() * 1500)::int END AS moves,
+                     CASE WHEN won THEN 1040 + (random() * 400)::int ELSE (random() * 1000)::int END AS score,
+                     (120000 + random() * 3480000)::bigint AS duration_ms,
+                     %s::date + make_interval(secs => random() * 80000) AS started_at
+              FROM (SELECT i, random() < %s AS won FROM generate_series(1, %s) AS i) AS base
+            ) AS shaped""", [day, won_share, n])
+        cursor.execute(f"ALTER TABLE bench_seed ADD COLUMN rank_key bigint")
+        cursor.execute(f"UPDATE bench_seed SET rank_key = {RANK_KEY_SQL}")
+        cursor.execute("""
+            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id)
+            SELECT md5('seed-attempt-' || i)::uuid, %s, %s, %s, started_at, i FROM bench_seed""",
+                       [code, number, day])
+        cursor.execute("""
+            INSERT INTO leaderboard_submission (
+                id, deal_number, daily_date, actions, submitted_at, status, claim, claimed_at, verified_at,
+                deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
+                duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id)
+            SELECT i, %s, %s, %s::jsonb, submitted_at, 'verified', md5('seed-claim-' || i)::uuid,
+                   submitted_at + interval '50 ms', submitted_at + interval '100 ms', 1,
+                   won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
+                   duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || i)::uuid, i
+            FROM bench_seed""", [number, day, actions])
+        cursor.execute("""
+            INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)
+            SELECT i, %s, rank_key, submitted_at, i, i FROM bench_seed""", [board])
+        for table in ("leaderboard_submission", "leaderboard_boardentry"):
+            cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
+        cursor.execute("DROP TABLE bench_seed")
+
+
+def check_rank_keys(sample: int = 1000) -> int:
+    """The SQL rank keys equal leaderboard.ranking.rank_key on a sample; returns rows checked."""
+    from leaderboard import ranking
+    from leaderboard.models import Submission
+
+    rows = Submission.objects.order_by("?").values_list("won", "moves", "score", "duration_ms", "rank_key")[:sample]
+    for won, moves, score, duration_ms, key in rows:
+        if ranking.rank_key(won, moves, score, duration_ms) != key:
+            raise AssertionError(f"SQL rank key differs from ranking.rank_key for {won, moves, score, duration_ms}")
+    return len(rows)
+
+
+def analyze() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")

@@ -1,0 +1,303 @@
+"""The real stack on loopback for the benchmarks: PostgreSQL, Redis, gunicorn, a Celery worker.
+
+Every benchmark uses its own database and Redis db (never the defaults of ``make test`` or of
+other engineers): BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/eh_bench) and
+BENCH_REDIS_URL (default redis://127.0.0.1:6379/13). Servers are started here with the
+project's own settings module, in production mode (DJANGO_DEBUG=0, persistent database
+connections as docker-compose sets them), bound to 127.0.0.1 on a free port, and stopped when
+the benchmark ends. Load only ever goes to 127.0.0.1, bounded in count and time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+PYTHON = sys.executable
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/eh_bench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+LOG_DIR = Path(os.environ.get("BENCH_LOG_DIR") or tempfile.mkdtemp(prefix="eh-bench-"))
+
+# The project's settings, production-shaped, with the benchmark's database and Redis db.
+SERVER_ENV = {
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "benchmark-only-secret-key-not-for-production-0123456789",
+    "DAILY_DEAL_SECRET": "benchmark-only-daily-secret",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    # Plain HTTP on loopback: no TLS proxy in front, so no HTTPS redirect and no secure cookies.
+    "DJANGO_SECURE_SSL_REDIRECT": "0",
+    "DJANGO_SECURE_COOKIES": "0",
+    "DATABASE_URL": DATABASE_URL,
+    "DATABASE_CONN_MAX_AGE": "60",  # as docker-compose.yml
+    "REDIS_URL": REDIS_URL,
+    "CELERY_TASK_ALWAYS_EAGER": "0",
+    "DJANGO_LOG_LEVEL": "WARNING",
+    # One benchmark client sends for many players from one address: no throttling here.
+    "THROTTLE_SUBMISSION": "1000000/s",
+    "THROTTLE_SIGNUP": "1000000/s",
+    "THROTTLE_LOGIN": "1000000/s",
+    "THROTTLE_HINT": "1000000/s",
+}
+
+
+def guard_targets() -> None:
+    """Refuse anything but loopback, and the default Redis db 0 (someone else's)."""
+    for url in (DATABASE_URL, REDIS_URL):
+        host = re.sub(r"^\w+://(?:[^@/]*@)?", "", url).split("/")[0].rsplit(":", 1)[0]
+        if host not in ("127.0.0.1", "localhost", "[::1]"):
+            raise SystemExit(f"benchmarks run on loopback only, not {url}")
+    if REDIS_URL.rstrip("/").endswith(":6379") or REDIS_URL.endswith("/0"):
+        raise SystemExit("set BENCH_REDIS_URL to a Redis db of your own (not db 0)")
+
+
+def django_setup() -> None:
+    """Configure Django in this process against the benchmark database and Redis db."""
+    guard_targets()
+    os.environ.update({k: v for k, v in SERVER_ENV.items()})
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def migrate() -> None:
+    """Create the benchmark database when missing and bring its schema up to date."""
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    admin_url = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
+                   env={**os.environ, **SERVER_ENV}, check=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def machine() -> dict:
+    cpu = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem_kb = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+    pg = subprocess.run(["psql", DATABASE_URL, "-Atc", "SHOW server_version"], capture_output=True, text=True)
+    redis_v = subprocess.run(["redis-cli", "-u", REDIS_URL, "INFO", "server"], capture_output=True, text=True)
+    rv = re.search(r"redis_version:(\S+)", redis_v.stdout)
+    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_kb / 2**20, 1),
+            "kernel": platform.release(), "python": platform.python_version(),
+            "postgresql": pg.stdout.strip(), "redis": rv.group(1) if rv else "?",
+            "loadavg_at_start": Path("/proc/loadavg").read_text().split()[:3]}
+
+
+def loadavg() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+class Process:
+    """A server process in its own process group, logging to a file under LOG_DIR."""
+
+    def __init__(self, name: str, argv: list[str], env: dict | None = None):
+        self.name, self.argv = name, argv
+        self.env = {**os.environ, **SERVER_ENV, **(env or {})}
+        self.log_path = LOG_DIR / f"{name}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Process":
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        return self
+
+    def stop(self, timeout: float = 20) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+
+class Gunicorn(Process):
+    """gunicorn as docker-compose runs it (config.wsgi, access log on), on a free loopback port."""
+
+    def __init__(self, workers: int = 3, worker_class: str = "sync", threads: int = 1, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        argv = [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
+                "--workers", str(workers), "--worker-class", worker_class, "--threads", str(threads),
+                "--access-logfile", str(LOG_DIR / "access.log"), "--error-logfile", "-",
+                "--backlog", "2048"]
+        super().__init__("gunicorn", argv, env)
+        self.config = f"{workers} x {worker_class}" + (f" x {threads} threads" if threads > 1 else "")
+
+    def start(self, timeout: float = 30) -> "Gunicorn":
+        super().start()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not start:\n{self.log_tail()}")
+
+
+class CeleryWorker(Process):
+    """``celery -A config worker`` as docker-compose runs it (prefork, --concurrency)."""
+
+    def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker"):
+        argv = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+                f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
+                "--without-heartbeat", "-n", f"bench-{name}-{os.getpid()}@%h"]
+        super().__init__(name, argv, env)
+        self.concurrency = concurrency
+
+    def start(self, timeout: float = 60) -> "CeleryWorker":
+        super().start()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "ready." in self.log_tail(20000):
+                return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError(f"the worker did not start:\n{self.log_tail()}")
+
+    def pids(self) -> list[int]:
+        """The worker's main process and its pool children."""
+        found = [self.proc.pid]
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            children = (task / "children").read_text().split()
+            found += [int(c) for c in children]
+        return found
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size of one process, from /proc/<pid>/status (VmRSS)."""
+    text = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+) kB", text).group(1)) / 1024
+
+
+# -- wrk ---------------------------------------------------------------------------------------
+
+WRK_REPORT = r"""
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    "WRKJSON {\"requests\": %d, \"duration_us\": %d, \"p50_us\": %d, \"p90_us\": %d, \"p95_us\": %d, " ..
+    "\"p99_us\": %d, \"max_us\": %d, \"mean_us\": %.1f, \"connect_errors\": %d, \"read_errors\": %d, " ..
+    "\"write_errors\": %d, \"status_errors\": %d, \"timeouts\": %d}\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
+    latency:percentile(95), latency:percentile(99), latency.max, latency.mean,
+    e.connect, e.read, e.write, e.status, e.timeout))
+end
+"""
+
+
+def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int = 1,
+        rate: float | None = None, env: dict | None = None, timeout_s: int = 10) -> dict:
+    """Run wrk against a loopback ``url`` with a Lua ``script`` (text). ``rate``: pace each
+    connection with a fixed delay so the total is about ``rate`` requests per second; None
+    runs closed-loop (each connection sends its next request when the answer arrives)."""
+    if not url.startswith("http://127.0.0.1:"):
+        raise SystemExit("wrk only ever targets 127.0.0.1")
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is missing: apt-get install -y wrk")
+    pace = ""
+    if rate:
+        pace = f"\ndelay = function() return {1000.0 * connections / rate:.3f} end\n"
+    path = LOG_DIR / f"wrk-{time.time_ns()}.lua"
+    path.write_text(script + pace + WRK_REPORT)
+    argv = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout",
+            f"{timeout_s}s", "-s", str(path), url]
+    out = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **(env or {})},
+                         timeout=seconds + 60)
+    found = re.search(r"^WRKJSON (.*)$", out.stdout, re.M)
+    if not found:
+        raise RuntimeError(f"wrk failed:\n{out.stdout}\n{out.stderr}")
+    result = json.loads(found.group(1))
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    for key in ("p50", "p90", "p95", "p99", "max"):
+        result[f"{key}_ms"] = result.pop(f"{key}_us") / 1000
+    result["mean_ms"] = result.pop("mean_us") / 1000
+    result["connections"] = connections
+    result["paced_at"] = rate
+    result["errors"] = sum(result[k] for k in ("connect_errors", "read_errors", "write_errors",
+                                               "status_errors", "timeouts"))
+    return result
+
+
+def fmt_wrk(r: dict) -> str:
+    return (f"{r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
+            f"p99 {r['p99_ms']:.1f} ms, errors {r['errors']} "
+            f"({r['connections']} conns{', paced' if r['paced_at'] else ', closed loop'})")
+
+
+def lua_quote(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def won_games() -> list[dict]:
+    """Won games from tests/data/won_games.jsonl; when that file is missing or empty (it may
+    be being regenerated), the solver finds a few."""
+    path = ROOT / "tests" / "data" / "won_games.jsonl"
+    games_found = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                try:
+                    games_found.append(json.loads(line))
+                except ValueError:
+                    pass
+    if games_found:
+        return games_found
+    sys.path.insert(0, str(ROOT))
+    from games import format_code, solver
+
+    for number in range(1, 40):
+        found = solver.solve(number)
+        if found.won:
+            games_found.append({"deal": format_code(number), "actions": found.actions})
+        if len(games_found) >= 3:
+            break
+    if not games_found:
+        raise SystemExit("no won game: tests/data/won_games.jsonl is empty and the solver found none")
+    return games_found
+
+
+def save_results(name: str, results: dict) -> Path:
+    """Write the results as JSON under benchmarks/results/ (ignored by git) and print them."""
+    out = BENCH / "results"
+    out.mkdir(exist_ok=True)
+    path = out / f"{name}.json"
+    path.write_text(json.dumps(results, indent=2, default=str) + "\n")
+    print(f"results: {path}  (server logs: {LOG_DIR})")
+    return path

@@ -1,0 +1,225 @@
+#!/usr/bin/env python
+"""Leaderboard reads at scale: a million verified results on one day's board.
+
+Seeds N verified results for one day by bulk load (INSERT ... SELECT in PostgreSQL into
+users, attempts, submissions and board entries; tokens for a sample of players), loads the
+Redis index with the project's own ``leaderboard.services.board_rebuild``, then drives gunicorn
+on 127.0.0.1 with wrk:
+
+- top:    GET /api/leaderboards/daily/<day>/?page=1&page_size=100           (anonymous)
+- around: GET /api/leaderboards/daily/<day>/?around=me                      (token auth, a random
+          player of the sample each request: their rank among the N and the 50 rows around it)
+- deep:   GET /api/leaderboards/daily/<day>/?page=<random 2..N/100>&page_size=100
+
+Each is measured closed-loop (the most the stack serves) and paced at the target rate. "live"
+runs also bump the board's cache version ``--live-rate`` times a second with the project's
+``leaderboard.cache.board_changed`` (what verified results do to the board), so cached pages
+keep expiring as they would on the day itself.
+
+    .venv/bin/python benchmarks/bench_leaderboard.py --quick     # 100,000 players, 8 s runs
+    .venv/bin/python benchmarks/bench_leaderboard.py             # 1,000,000 players, 20 s runs
+    .venv/bin/python benchmarks/bench_leaderboard.py --reuse     # keep the seeded board if it is whole
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from datetime import date
+
+import _stack
+
+TARGETS = {"top": (500, 15.0), "around": (300, 20.0), "deep": (300, 20.0)}
+DAY = date(2026, 11, 1)
+
+
+def seed(players: int, reuse: bool) -> dict:
+    import redis
+    from django.db import connection
+
+    import _seed
+    from leaderboard import ranking, services
+    from leaderboard.models import BoardEntry
+
+    board = ranking.daily_board(DAY)
+    client = redis.Redis.from_url(_stack.REDIS_URL)
+    index = ranking.redis_ranking()
+    if reuse and BoardEntry.objects.filter(board=board).count() == players and index.size(board) == players \
+            and index.is_ready(board):
+        print(f"reusing the seeded board {board} ({players:,} entries)")
+        return {"seeded": "reused"}
+    game = _stack.won_games()[0]
+    timings = {}
+    t = time.perf_counter()
+    _seed.reset(client)
+    _seed.players(players, tokens_every=max(players // 20_000, 1))
+    timings["players_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    _seed.daily_deal(DAY, game)
+    _seed.verified_results(players, DAY, game)
+    timings["results_s"] = time.perf_counter() - t
+    t = time.perf_counter()
+    _seed.analyze()
+    timings["analyze_s"] = time.perf_counter() - t
+    timings["rank_keys_checked"] = _seed.check_rank_keys()
+    t = time.perf_counter()
+    count = services.board_rebuild(board)
+    timings["board_rebuild_s"] = time.perf_counter() - t
+    timings["board_rebuild_entries"] = count
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_size_pretty(pg_database_size(current_database()))")
+        timings["database_size"] = cursor.fetchone()[0]
+    timings["redis_used_memory"] = client.info("memory")["used_memory_human"] + " (whole Redis server)"
+    print(f"seeded {players:,} results: {timings}")
+    return timings
+
+
+def tokens_file(players: int) -> str:
+    import _seed
+    from rest_framework.authtoken.models import Token
+
+    keys = list(Token.objects.values_list("key", flat=True))
+    assert keys and keys[0] == _seed.token_key(int(Token.objects.get(key=keys[0]).user_id))
+    path = _stack.LOG_DIR / "tokens.txt"
+    path.write_text("\n".join(keys) + "\n")
+    return str(path)
+
+
+def scripts(board_path: str, players: int, tokens: str) -> dict[str, tuple[str, str]]:
+    """name -> (url path, Lua script)."""
+    deepest = max(players // 100, 3)
+    around = f"""
+local tokens = {{}}
+for line in io.lines({_stack.lua_quote(tokens)}) do tokens[#tokens + 1] = line end
+math.randomseed(os.time() + tonumber(tostring({{}}):sub(8), 16))
+request = function()
+  return wrk.format("GET", "{board_path}?around=me", {{["Authorization"] = "Token " .. tokens[math.random(#tokens)]}})
+end
+"""
+    deep = f"""
+math.randomseed(os.time() + tonumber(tostring({{}}):sub(8), 16))
+request = function()
+  return wrk.format("GET", "{board_path}?page_size=100&page=" .. math.random(2, {deepest}))
+end
+"""
+    return {"top": (f"{board_path}?page=1&page_size=100", ""), "around": (board_path, around),
+            "deep": (board_path, deep)}
+
+
+def sanity(url: str, board_path: str, players: int, token: str) -> None:
+    """The answers are what the API promises before any load goes in."""
+    import json
+    import urllib.request
+
+    def get(path, headers=None):
+        with urllib.request.urlopen(urllib.request.Request(url + path, headers=headers or {}), timeout=10) as r:
+            return json.loads(r.read())
+
+    top = get(f"{board_path}?page=1&page_size=100")
+    assert top["count"] == players and [r["rank"] for r in top["results"]] == list(range(1, 101)), top["count"]
+    deep = get(f"{board_path}?page={players // 200}&page_size=100")
+    assert deep["results"][0]["rank"] == (players // 200 - 1) * 100 + 1
+    me = get(f"{board_path}?around=me", {"Authorization": f"Token {token}"})
+    assert me["me"] and any(r["rank"] == me["me"] for r in me["results"]), me
+
+
+def table_reads() -> dict:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname, seq_scan, seq_tup_read, coalesce(idx_tup_fetch, 0) FROM pg_stat_user_tables "
+                       "WHERE relname IN ('leaderboard_boardentry', 'leaderboard_submission')")
+        return {name: {"seq_scan": s, "seq_tup_read": r, "idx_tup_fetch": f} for name, s, r, f in cursor.fetchall()}
+
+
+class Bumper(threading.Thread):
+    """Marks the board changed ``rate`` times a second, as verified results do."""
+
+    def __init__(self, board: str, rate: float):
+        super().__init__(daemon=True)
+        self.board, self.rate, self.stop_event, self.count = board, rate, threading.Event(), 0
+
+    def run(self):
+        from leaderboard import cache
+
+        start = time.monotonic()
+        while not self.stop_event.is_set():
+            cache.board_changed(self.board)
+            self.count += 1
+            wait = start + self.count / self.rate - time.monotonic()
+            if wait > 0:
+                self.stop_event.wait(wait)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="100,000 players and 8 s runs")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--seconds", type=int)
+    parser.add_argument("--reuse", action="store_true", help="keep a whole seeded board from an earlier run")
+    parser.add_argument("--seed-only", action="store_true")
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (docker-compose: 3)")
+    parser.add_argument("--worker-class", default="sync")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--live-rate", type=float, default=100.0, help="board changes per second in live runs")
+    parser.add_argument("--only", nargs="*", choices=list(TARGETS), default=list(TARGETS))
+    args = parser.parse_args()
+    players = args.players or (100_000 if args.quick else 1_000_000)
+    seconds = args.seconds or (8 if args.quick else 20)
+
+    _stack.django_setup()
+    _stack.migrate()
+    from leaderboard import ranking
+
+    results = {"machine": _stack.machine(), "players": players, "day": DAY.isoformat(), "seconds": seconds}
+    results["seed"] = seed(players, args.reuse)
+    if args.seed_only:
+        _stack.save_results("leaderboard-seed", results)
+        return
+    board = ranking.daily_board(DAY)
+    board_path = f"/api/leaderboards/daily/{DAY.isoformat()}/"
+    tokens = tokens_file(players)
+    server = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
+    results["gunicorn"] = server.config
+    try:
+        sanity(server.url, board_path, players, open(tokens).readline().strip())
+        runs = scripts(board_path, players, tokens)
+        reads_before = table_reads()
+        for name in args.only:
+            path, script = runs[name]
+            rate, p95 = TARGETS[name]
+            # warm every gunicorn worker's connections and the page cache
+            _stack.wrk(server.url + path, script, seconds=2, connections=args.connections)
+            for live in (False, True):
+                bumper = Bumper(board, args.live_rate) if live else None
+                if bumper:
+                    bumper.start()
+                try:
+                    for paced in (None, rate):
+                        label = f"{name} {'live' if live else 'idle'} {'paced' if paced else 'max'}"
+                        r = _stack.wrk(server.url + path, script, seconds=seconds, connections=args.connections,
+                                       rate=paced * 1.08 if paced else None)
+                        r["loadavg"] = _stack.loadavg()
+                        r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
+                        results[label] = r
+                        print(f"{label:22s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
+                              f"{'met' if r['met'] else 'MISSED'}   load {r['loadavg']}", flush=True)
+                finally:
+                    if bumper:
+                        bumper.stop_event.set()
+                        bumper.join()
+                        results[f"{name} board changes"] = bumper.count
+    finally:
+        server.stop()
+    time.sleep(1)  # the server's backends report their table statistics when they exit
+    after = table_reads()
+    results["rows read by the runs"] = {
+        table: {k: after[table][k] - reads_before[table][k] for k in after[table]} for table in after}
+    print("rows read by the runs (pg_stat_user_tables deltas):", results["rows read by the runs"])
+    _stack.save_results("leaderboard-quick" if args.quick else "leaderboard", results)
+
+
+if __name__ == "__main__":
+    main()
