@@ -548,12 +548,12 @@ function attemptIsMine() {
 /** Signed in and playing: the server's clock starts with an attempt (once per game). */
 async function ensureAttempt() {
   if (!user.authenticated || !state.actions.length || game.won || attemptIsMine() || attemptStarting) return;
-  const forCode = state.code;
+  const forState = state;
   const lateStart = state.actions.length > 1;
-  attemptStarting = post("/api/attempts/", { deal: forCode });
+  attemptStarting = post("/api/attempts/", { deal: state.code });
   try {
     const attempt = await attemptStarting;
-    if (state.code !== forCode) return;
+    if (state !== forState) return; // dealt again meanwhile: the next action starts a new one
     state.attemptId = attempt.id;
     state.attemptUser = user.username;
     state.attemptStartedAt = attempt.started_at;

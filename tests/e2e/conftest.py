@@ -1,0 +1,105 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's
+live_server. `playwright install` is never run: the browser is /usr/bin/chromium.
+
+Celery tasks run in-process (eager) here, inside the live server's request that queued them;
+the test with a real worker lives elsewhere.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings as django_settings
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
+# (and the live server thread) are still synchronous, so Django may allow them.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PASSWORD = "silver-harp-strings-42"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium (never `playwright install`).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (own cookies and localStorage) at desktop size. Script errors
+    on the page fail the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"errors in the page's scripts: {errors}"
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def clean_redis():
+    """The ranking index and the cache live in Redis: each test starts with an empty database."""
+    if not django_settings.REDIS_URL:
+        yield None
+        return
+    client = redis.Redis.from_url(django_settings.REDIS_URL)
+    client.flushdb()
+    yield client
+    client.flushdb()
+
+
+@pytest.fixture
+def eager_tasks(settings):
+    """Verification runs in-process, in the live server's request that queued it at commit."""
+    from config.celery import app as celery_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+_DAILY: dict = {}
+
+
+@pytest.fixture
+def todays_deal(transactional_db):
+    """Today's deal of the day, picked and proven by the service itself, and the solver's
+    winning line for its number (the same search the service ran). The pick is remembered
+    across tests (each test's database starts empty) so the search runs once."""
+    from games import solver
+    from leaderboard import services
+    from leaderboard.models import DailyDeal
+
+    today = services.utc_today()
+    if today in _DAILY:
+        number, actions = _DAILY[today]
+        deal = DailyDeal.objects.create(date=today, number=number, solution=actions)
+        return deal, list(actions)
+    deal = services.daily_deal_ensure(today)
+    line = solver.solve(deal.number, node_limit=django_settings.DAILY_SOLVER_NODES)
+    assert line.won, f"the solver no longer wins deal {deal.number}"
+    _DAILY[today] = (deal.number, tuple(line.actions))
+    return deal, list(line.actions)
