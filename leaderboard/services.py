@@ -46,10 +46,11 @@ def user_signup(*, username: str, password: str):
         raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
     candidate.set_password(password)
     try:
-        candidate.save()
+        with transaction.atomic():  # the account and its stats row, or neither
+            candidate.save()
+            PlayerStats.objects.create(player=candidate)
     except IntegrityError:
         raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
-    PlayerStats.objects.create(player=candidate)
     return candidate
 
 
