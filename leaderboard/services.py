@@ -294,18 +294,23 @@ def boards_refresh(submission: Submission) -> None:
 
 def board_mirror(board: str, player_id: int) -> None:
     """Copy a player's committed entry into the Redis index (re-read, so that callbacks
-    running out of order still leave the latest record)."""
+    running out of order still leave the latest record). When that fails, the board's index
+    is dropped: the next read rebuilds it from PostgreSQL instead of serving a stale rank."""
     index = ranking.redis_ranking()
     if index is not None:
-        entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
         try:
+            entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
             if entry is None:
                 index.remove(board, player_id)
             else:
                 index.replace(board, player_id, entry.rank_key,
                               ranking.member(entry.submitted_at, entry.submission_id))
-        except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
-            log.warning("ranking index not updated for %s", board, exc_info=True)
+        except Exception:  # PostgreSQL or Redis away after the commit
+            log.warning("ranking index not updated for %s; dropping it", board, exc_info=True)
+            try:
+                index.drop(board)
+            except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
+                log.warning("ranking index of %s not dropped", board, exc_info=True)
     cache.board_changed(board)
 
 
