@@ -1,11 +1,16 @@
+import sys
+
 from django.conf import settings
 from django.contrib import admin
-from django.db import connection
-from django.http import JsonResponse
+from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpResponse, JsonResponse
 from django.urls import include, path, re_path
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from leaderboard.api_errors import UNAVAILABLE, error_body
 
 
 @never_cache
@@ -15,6 +20,43 @@ def healthz(request):
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
 
+
+def _database_unreachable(exc) -> bool:
+    """``exc`` or what it was raised from is a lost connection to the database."""
+    while exc is not None:
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _unavailable(request):
+    if request.path.startswith("/api/") or request.path == "/healthz":
+        response = JsonResponse(error_body("unavailable", UNAVAILABLE), status=503)
+    else:
+        response = HttpResponse(f"<!doctype html><title>Unavailable</title><h1>{UNAVAILABLE}</h1>", status=503)
+    response["Retry-After"] = "5"
+    return response
+
+
+def server_error(request):
+    """A database that cannot be reached is a 503 to retry outside the API's views too: the
+    health check, the admin, the pages (under /api/ and for /healthz in the API's error shape)."""
+    if _database_unreachable(sys.exc_info()[1]):
+        return _unavailable(request)
+    return defaults.server_error(request)
+
+
+def bad_request(request, exception):
+    """Django reports a session it could not save after the view as "interrupted" (400): when
+    the database was lost, that is a 503 as well."""
+    if _database_unreachable(exception):
+        return _unavailable(request)
+    return defaults.bad_request(request, exception)
+
+
+handler400 = bad_request
+handler500 = server_error
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

@@ -11,6 +11,7 @@ from rest_framework.views import exception_handler
 from .errors import ServiceError
 
 log = logging.getLogger(__name__)
+UNAVAILABLE = "The service is briefly unavailable: try again shortly."
 
 
 def error_body(code: str, message: str, detail=None) -> dict:
@@ -22,7 +23,7 @@ def api_exception_handler(exc, context):
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
     if isinstance(exc, DatabaseError):
         log.error("database unavailable", exc_info=exc)
-        return Response(error_body("unavailable", "The service is briefly unavailable: try again shortly."),
+        return Response(error_body("unavailable", UNAVAILABLE),
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
