@@ -12,10 +12,6 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
-# (and the live server thread) are still synchronous, so Django may allow them.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -25,16 +21,27 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PASSWORD = "silver-harp-strings-42"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Debian's Chromium, for the tests of one module. Playwright's sync API keeps an event
+    loop running in this thread while the browser is open, so Django's guard against ORM
+    calls from async code is lifted meanwhile (the calls stay synchronous), and restored after."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium (never `playwright install`).")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -165,6 +165,18 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
         "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.")
     assert table_state(page) == before
 
+    # With "Interactive rules" off the move is still refused, silently; the setting persists.
+    page.locator("#settings summary").click()
+    page.get_by_test_id("opt-rules").uncheck()
+    drag(page, found["from"], found["to"])
+    expect(page.get_by_test_id("rule-message")).to_have_text("")
+    assert table_state(page) == before
+    open_board(page, page.url)
+    page.locator("#settings summary").click()
+    expect(page.get_by_test_id("opt-rules")).not_to_be_checked()
+    expect(page.get_by_test_id("opt-double")).to_be_checked()
+    page.get_by_test_id("opt-rules").check()
+
     # The next card move of the line, then Undo: the card is back, the move counter is not.
     card_move = next(i for i in range(done, len(line)) if line[i] != "s")
     player.play(line[done:card_move])
@@ -244,6 +256,11 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     page.wait_for_url(re.compile(r".*/play/EH1-N-[A-Z]{7}/$"))
     page.wait_for_selector("#table[data-ready=true]")
 
+    # A code that names no deal: a 404 page that says why.
+    response = page.goto(f"{base}/play/EH1-N-ZZZZZZZ/")
+    assert response.status == 404
+    expect(page.get_by_test_id("rule-message")).to_contain_text("outside 1..999,999")
+
 
 def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays_deal, eager_tasks, artifacts):
     deal, line = todays_deal
@@ -259,7 +276,16 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
     wait_until(lambda: Submission.objects.filter(status="verified").count() == 2)
 
     base = live_server.url
-    page.goto(f"{base}/boards/?date={yesterday.date.isoformat()}")
+    # Log in (a wrong password first): back on the day's board, with ada's own rank.
+    page.goto(f"{base}/login/?next=/boards/%3Fdate%3D{yesterday.date.isoformat()}")
+    page.get_by_test_id("username").fill("ada")
+    page.get_by_test_id("password").fill("not her password")
+    page.get_by_test_id("auth-submit").click()
+    expect(page.get_by_test_id("auth-error")).to_have_text("Wrong username or password.")
+    page.get_by_test_id("password").fill(PASSWORD)
+    page.get_by_test_id("auth-submit").click()
+    page.wait_for_url(f"{base}/boards/?date={yesterday.date.isoformat()}")
+    expect(page.get_by_test_id("my-rank")).to_contain_text("#1")
     rows = page.locator("#daily-board tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_have_attribute("data-player", "ada")
@@ -301,6 +327,9 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
     expect(page.get_by_test_id("step")).to_have_text(f"{len(line)} / {len(line)}")
     assert table_state_foundations(page) == [13] * 8
     expect(page.get_by_test_id("replay-message")).to_contain_text("won")
+
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("nav-login")).to_be_visible()
 
 
 def table_state_foundations(page: Page) -> list[int]:
