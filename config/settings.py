@@ -252,7 +252,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 # Don't hold a request when the broker is down: the row is stored, beat re-queues it.
 CELERY_TASK_PUBLISH_RETRY = False
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+# max_retries 0: a publish whose broker is down fails at once (kombu's default retries for
+# about 6 s, holding the request). The worker's own reconnection has its own retry settings.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5, "max_retries": 0}
 CELERY_BEAT_SCHEDULE = {
     "requeue-stale-submissions": {"task": "leaderboard.tasks.requeue_stale_submissions", "schedule": 15.0},
     "prepare-daily-deals": {"task": "leaderboard.tasks.prepare_daily_deals", "schedule": 3600.0},
