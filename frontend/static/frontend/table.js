@@ -66,10 +66,12 @@ export function cardElement(name, faceUp = true) {
 /** Card size and spacing for the table's width (9 columns always fit). */
 export function measure(width) {
   const gap = width >= 640 ? 8 : width >= 420 ? 5 : 3;
-  const w = Math.max(28, Math.min(96, Math.floor((width - 8 * gap) / 9)));
+  // One row on top (stock, waste, a gap, 8 foundations) when 10 cards of a good size fit;
+  // else the foundations get a row of their own and the cards may be wider.
+  const oneRowWidth = Math.min(96, Math.floor((width - 10 * gap) / 10.3));
+  const oneRow = oneRowWidth >= 56;
+  const w = oneRow ? oneRowWidth : Math.max(28, Math.min(96, Math.floor((width - 8 * gap) / 9)));
   const h = Math.round(w * 1.4);
-  // One row on top (stock, waste, a gap, 8 foundations) when 10 cards and a gap fit.
-  const oneRow = width >= 10 * w + 10 * gap + w * 0.3;
   return { w, h, gap, oneRow };
 }
 
