@@ -138,6 +138,7 @@ def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
     expect(row.get_by_test_id("row-rank")).to_have_text("1")
     expect(row.get_by_test_id("row-moves")).to_have_text(str(len(line)))
     expect(page.get_by_test_id("my-rank")).to_contain_text("#1")
+    expect(page.get_by_test_id("proven")).to_contain_text("proven winnable")
     expect(page.locator("#players-board tr[data-player='harpist']")).to_be_visible()
     page.screenshot(path=str(artifacts / "leaderboard.png"), full_page=True)
 

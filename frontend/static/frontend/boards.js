@@ -62,6 +62,7 @@ async function showDay(day, pageNumber = 1) {
     meta.replaceChildren(
       `${day === today ? "Today" : day}: `,
       deal ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
+      deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, " · proven winnable") : "",
       ` · ${board.count} player${board.count === 1 ? "" : "s"}`,
       closed ? " · closed, games are public" : " · open until midnight UTC",
       mine && mine.me ? h("b", { "data-testid": "my-rank" }, ` · your rank #${mine.me}`) : "",

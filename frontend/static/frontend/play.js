@@ -726,7 +726,7 @@ async function start() {
       return;
     }
     code = daily.code;
-    $("deal-kind").textContent = `Deal of the day · ${daily.date}`;
+    $("deal-kind").textContent = `Deal of the day · ${daily.date}${daily.proven_winnable ? " · proven winnable" : ""}`;
   } else {
     code = page.code;
     $("deal-kind").textContent = parseCode(code).mode === "D" ? "Deal of a day" : "Deal";
