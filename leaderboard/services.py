@@ -11,7 +11,7 @@ from datetime import timezone as dt_timezone
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -47,11 +47,22 @@ def user_signup(*, username: str, password: str):
     candidate.set_password(password)
     try:
         with transaction.atomic():  # the account and its stats row, or neither
+            _lock_username(username)
+            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
+                raise Conflict(f"The username {username!r} is taken.", code="username_taken")
             candidate.save()
             PlayerStats.objects.create(player=candidate)
     except IntegrityError:
         raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
     return candidate
+
+
+def _lock_username(username: str) -> None:
+    """Serialise sign-ups of one name in any case until the transaction ends: the unique
+    index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
 
 
 def user_token(user) -> str:
