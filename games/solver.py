@@ -1,0 +1,558 @@
+"""A bounded solver for Easy Harp (EH1): finds a winning move log for a deal or a game in progress.
+
+Public API::
+
+    solve(number, *, node_limit=..., time_limit=None, take_backs=True) -> Solution
+    solve_game(game, *, node_limit=..., time_limit=None, take_backs=True) -> Solution
+    hint(game) -> str | None        # the next action of a winning line (or a sensible legal one)
+
+``Solution.actions`` is a complete log without undo that the engine has replayed and found
+won; when no win was found within the budget, ``won`` is False and ``actions`` is empty. The
+node budget is the real limit: it makes every answer deterministic, the same deal giving the
+same answer on every machine. ``time_limit`` is only a safety net (an answer cut short by it
+depends on the machine).
+
+How it searches. With draw-one and unlimited passes every stock card can be reached by
+tapping, so the stock is a pool from which any card may be played (the taps are written into
+the log afterwards, foundation plays from the pool waiting until the stock comes round to
+them). Safe foundation moves are made at once; the other moves are pruned to those that can
+lead somewhere (turn a card up, uncover one, build a place for a card that must move, ...).
+A best-first search over positions, keyed without column order or stock position, ranks them
+by cards left, face-down cards and cards piled on face-down ones. Small changes of these
+weights lose different deals, so a few weightings share the node budget in turn.
+"""
+
+import heapq
+import time
+from dataclasses import dataclass, field
+
+from .actions import ACTIONS
+from .cards import IS_RED, KING, RANK, STACKS_ON
+from .deal import COLUMNS, format_code
+from .game import Game
+from .replay import replay, replay_onto
+
+DEFAULT_NODE_LIMIT = 30_000
+HINT_NODE_LIMIT = 6_000
+
+#: Heuristic weights tried in turn, each with an equal share of the node budget:
+#: (card not on a foundation, face-down card, face-up card on face-down ones,
+#:  per pool card needed to make a place for such a pile's top card).
+STRATEGIES = (
+    (2, 50, 40, 5),
+    (2, 60, 40, 5),
+    (2, 50, 20, 2),
+    (2, 50, 60, 5),
+    (2, 50, 30, 8),
+)
+
+
+@dataclass
+class Solution:
+    won: bool
+    actions: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    #: "won", "node limit", "time limit", "exhausted" (every pruned line was tried),
+    #: "already won" or "unverified" (a bug: the engine refused the line found).
+    reason: str = ""
+
+
+def solve(number: int, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
+          take_backs: bool = True) -> Solution:
+    """Search a winning log for deal ``number``, verified by replaying it on its N code."""
+    game = Game.new(number, history_limit=None)
+    return _solve(game, node_limit, time_limit, take_backs,
+                  lambda actions: replay(format_code(number), actions))
+
+
+def solve_game(game: Game, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
+               take_backs: bool = True) -> Solution:
+    """Search a winning continuation of ``game`` (left unchanged), verified on a copy of it."""
+    return _solve(_copy(game), node_limit, time_limit, take_backs,
+                  lambda actions: replay_onto(_copy(game), actions))
+
+
+def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
+    """The next action of a winning line from here, else a sensible legal action; None once won."""
+    if game.won:
+        return None
+    solution = solve_game(game, node_limit=node_limit)
+    if solution.won:
+        return solution.actions[0]
+    return _fallback(game)
+
+
+# -- driving the search ------------------------------------------------------------------------
+
+def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bool, verify) -> Solution:
+    start = time.perf_counter()
+    if game.won:
+        return Solution(True, [], 0, 0.0, "already won")
+    deadline = None if time_limit is None else start + time_limit
+    nodes, reason = 0, "node limit"
+    share = max(1, node_limit // len(STRATEGIES))
+    for i, weights in enumerate(STRATEGIES):
+        budget = min(share, node_limit - nodes) if i < len(STRATEGIES) - 1 else node_limit - nodes
+        if budget <= 0:
+            break
+        search = _Search(game, weights, take_backs)
+        path, reason = search.best_first(budget, deadline)
+        nodes += search.nodes
+        if path is not None:
+            for deferred in (True, False):  # never trust the search blindly: replay the log
+                actions = _write_log(_copy(game), path, deferred)
+                result = verify(actions) if actions else None
+                if result is not None and result.ok and result.won:
+                    return Solution(True, actions, nodes, time.perf_counter() - start, "won")
+            reason = "unverified"
+            break
+        if reason in ("time limit", "exhausted"):
+            break
+    return Solution(False, [], nodes, time.perf_counter() - start, reason)
+
+
+def _copy(game: Game) -> Game:
+    """An independent copy of ``game`` with an unbounded, empty undo history."""
+    clone = Game.__new__(Game)
+    for name in Game.__slots__:
+        setattr(clone, name, getattr(game, name))
+    clone.columns = [list(col) for col in game.columns]
+    clone.down, clone.stock, clone.waste = list(game.down), list(game.stock), list(game.waste)
+    clone.foundations = list(game.foundations)
+    clone.history = type(game.history)(maxlen=None)
+    return clone
+
+
+def _fallback(game: Game) -> str | None:
+    """A legal action that is rarely wrong: to a foundation, one that turns a card up, a tap."""
+    legal = [text for text in game.legal_actions() if text != "u"]
+    for text in legal:
+        if text.endswith(">f"):
+            return text
+    for text in legal:
+        if text[0].isdigit() and ">f" not in text:
+            n = int(text[0]) - 1
+            moved = int(text.partition(":")[2] or 1)
+            if game.down[n] and len(game.columns[n]) - game.down[n] == moved:
+                return text
+    if "s" in legal:
+        return "s"
+    return legal[0] if legal else None
+
+
+# -- abstract moves and the log ----------------------------------------------------------------
+
+#: Moves of the search, tuples (kind, a, b, k): the pool is the stock and waste together.
+COL_F, POOL_F, COL_COL, POOL_COL, FOUND_COL = range(5)
+#: HOSTS[c]: the cards that c may be built on in a column.
+HOSTS = tuple(tuple(h for h in range(52) if c in STACKS_ON[h]) for c in range(52))
+#: OPPOSITE[c]: the two suits of the other colour.
+OPPOSITE = tuple((0, 3) if IS_RED[c] else (1, 2) for c in range(52))
+INF = 99
+
+
+def _write_log(game: Game, path, deferred: bool) -> list[str]:
+    """Play the abstract moves on ``game`` (a scratch copy) and return the actions, taps included.
+
+    With ``deferred``, a pool card bound for a foundation waits until the stock brings it round
+    (or until its suit's foundations are needed), which saves many taps."""
+    actions: list[str] = []
+    waiting: list[list[int]] = [[] for _ in range(4)]  # per suit, in the order of the path
+
+    def play(text):
+        game.play(ACTIONS[text])
+        actions.append(text)
+
+    def tap_to(card):
+        for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
+            if game.waste:
+                top = game.waste[-1]
+                if top == card:
+                    return
+                queue = waiting[top // 13]
+                if queue and queue[0] == top:
+                    play("w>f")
+                    queue.pop(0)
+                    continue
+            play("s")
+
+    def flush(suit):
+        while waiting[suit]:
+            card = waiting[suit][0]
+            tap_to(card)
+            if waiting[suit] and waiting[suit][0] == card:
+                play("w>f")
+                waiting[suit].pop(0)
+
+    try:
+        for kind, a, b, k in path:
+            if kind == POOL_F:
+                if deferred:
+                    waiting[a // 13].append(a)
+                    continue
+                flush(a // 13)
+                tap_to(a)
+                play("w>f")
+            elif kind == COL_F:
+                flush(game.columns[a][-1] // 13)
+                play(f"{a + 1}>f")
+            elif kind == COL_COL:
+                play(f"{a + 1}>{b + 1}:{k}" if k > 1 else f"{a + 1}>{b + 1}")
+            elif kind == FOUND_COL:
+                flush(a // 2)
+                play(f"f{a + 1}>{b + 1}")
+            else:
+                tap_to(a)
+                play(f"w>{b + 1}")
+        for suit in range(4):
+            flush(suit)
+    except Exception:  # an engine refusal means a search bug: report no solution
+        return []
+    return actions if game.won else []
+
+
+# -- the search --------------------------------------------------------------------------------
+
+class _Search:
+    """Best-first search with a transposition table over a light copy of the table."""
+
+    def __init__(self, game: Game, weights, take_backs: bool = True):
+        self.cols = [list(col) for col in game.columns]
+        self.down = list(game.down)
+        self.found = list(game.foundations)
+        self.pool = [0] * 52
+        for c in game.stock + game.waste:
+            self.pool[c] += 1
+        self.left = 104 - game.on_foundations
+        self.weights, self.take_backs = weights, take_backs
+        self.nodes = 0
+
+    # -- applying and undoing moves; apply returns what undo needs ------------------------------
+
+    def _to_foundation(self, c: int) -> int:
+        f = 2 * (c // 13)
+        if self.found[f] != RANK[c] - 1:
+            f += 1
+        self.found[f] += 1
+        self.left -= 1
+        return f
+
+    def apply(self, move) -> tuple:
+        kind, a, b, k = move
+        flipped, f = False, -1
+        if kind == COL_F:
+            f = self._to_foundation(self.cols[a].pop())
+            flipped = self._flip(a)
+        elif kind == POOL_F:
+            self.pool[a] -= 1
+            f = self._to_foundation(a)
+        elif kind == COL_COL:
+            src = self.cols[a]
+            self.cols[b].extend(src[-k:])
+            del src[-k:]
+            flipped = self._flip(a)
+        elif kind == POOL_COL:
+            self.pool[a] -= 1
+            self.cols[b].append(a)
+        else:
+            self.found[a] -= 1
+            self.left += 1
+            self.cols[b].append(a // 2 * 13 + self.found[a])
+        return move, flipped, f
+
+    def undo(self, record) -> None:
+        (kind, a, b, k), flipped, f = record
+        if flipped:
+            self.down[a] += 1
+        if kind == COL_F:
+            self.found[f] -= 1
+            self.left += 1
+            self.cols[a].append(f // 2 * 13 + self.found[f])
+        elif kind == POOL_F:
+            self.found[f] -= 1
+            self.left += 1
+            self.pool[a] += 1
+        elif kind == COL_COL:
+            dst = self.cols[b]
+            self.cols[a].extend(dst[-k:])
+            del dst[-k:]
+        elif kind == POOL_COL:
+            self.cols[b].pop()
+            self.pool[a] += 1
+        else:
+            self.cols[b].pop()
+            self.found[a] += 1
+            self.left -= 1
+
+    def _flip(self, a: int) -> bool:
+        if self.down[a] and self.down[a] == len(self.cols[a]):
+            self.down[a] -= 1
+            return True
+        return False
+
+    # -- reading a position --------------------------------------------------------------------
+
+    def playable(self, c: int) -> bool:
+        f = 2 * (c // 13)
+        return self.found[f] == RANK[c] - 1 or self.found[f + 1] == RANK[c] - 1
+
+    def safe(self, c: int) -> bool:
+        """No card of the other colour one rank lower is left to be built on ``c``."""
+        r = RANK[c]
+        if r <= 2:
+            return True
+        s1, s2 = OPPOSITE[c]
+        found = self.found
+        return min(found[2 * s1], found[2 * s1 + 1], found[2 * s2], found[2 * s2 + 1]) >= r - 1
+
+    def auto_moves(self, path) -> None:
+        """Play every safe foundation move, from the columns and the pool."""
+        cols, found, pool = self.cols, self.found, self.pool
+        progress = True
+        while progress:
+            progress = False
+            for a in range(COLUMNS):
+                col = cols[a]
+                while col and self.playable(col[-1]) and self.safe(col[-1]):
+                    path.append(self.apply((COL_F, a, 0, 1)))
+                    progress = True
+            for f in range(8):
+                c = f // 2 * 13 + found[f]  # the next card of this foundation
+                while found[f] < KING and pool[c] and self.safe(c) and self.playable(c):
+                    path.append(self.apply((POOL_F, c, 0, 1)))
+                    progress = True
+                    c = f // 2 * 13 + found[f]
+
+    def key(self) -> bytes:
+        """The position, whatever the column order and the stock position."""
+        f = self.found
+        parts = sorted([bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols)])
+        parts.append(bytes((min(f[0], f[1]), max(f[0], f[1]), min(f[2], f[3]), max(f[2], f[3]),
+                            min(f[4], f[5]), max(f[4], f[5]), min(f[6], f[7]), max(f[6], f[7]))))
+        return b"".join(parts)
+
+    def encode(self) -> bytes:
+        parts = [bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols)]
+        return b"".join(parts) + bytes(self.found) + bytes(self.pool)
+
+    def decode(self, data: bytes) -> None:
+        i = 0
+        for a in range(COLUMNS):
+            self.down[a], n = data[i], data[i + 1]
+            self.cols[a] = list(data[i + 2:i + 2 + n])
+            i += 2 + n
+        self.found = list(data[i:i + 8])
+        self.pool = list(data[i + 8:i + 60])
+        self.left = 104 - sum(self.found)
+
+    def place_costs(self, tops: set, has_empty: bool) -> list[int]:
+        """cost[h]: how many pool cards must be played so that pool card h lands on a column
+        (h itself included); INF when no chain of pool cards leads to a place."""
+        pool = self.pool
+        cost = [INF] * 52
+        for r in range(12, 0, -1):  # King (index 12) down to 2: hosts before the cards on them
+            for h in range(r, 52, 13):
+                if not pool[h]:
+                    continue
+                if r == 12:
+                    cost[h] = 1 if has_empty else INF
+                    continue
+                best = INF
+                for g in HOSTS[h]:
+                    if g in tops:
+                        best = 1
+                        break
+                    if pool[g] and cost[g] + 1 < best:
+                        best = cost[g] + 1
+                cost[h] = best
+        return cost
+
+    def heuristic(self) -> int:
+        w_left, w_down, w_up, w_host = self.weights
+        cols, pool, found = self.cols, self.pool, self.found
+        tops = {col[-1] for col in cols if col}
+        has_empty = not all(cols)
+        cost = None
+        h = w_left * self.left
+        for d, col in zip(self.down, cols):
+            if not d:
+                continue
+            h += w_down * d + w_up * (len(col) - d)
+            t = col[-1]
+            f = 2 * (t // 13)
+            if found[f] == RANK[t] - 1 or found[f + 1] == RANK[t] - 1:
+                continue
+            if RANK[t] == KING:
+                h += 0 if has_empty else w_host * 6
+                continue
+            if cost is None:
+                cost = self.place_costs(tops, has_empty)
+            best = 6
+            for g in HOSTS[t]:
+                if g in tops:
+                    best = 0
+                    break
+                if pool[g] and cost[g] < best:
+                    best = cost[g]
+            h += w_host * best
+        return h
+
+    def moves(self) -> list:
+        """The moves worth trying here, the most promising first."""
+        cols, down, pool, found = self.cols, self.down, self.pool, self.found
+        tops = [col[-1] if col else -1 for col in cols]
+        top_set = set(tops)
+        top_set.discard(-1)
+        empty = tops.index(-1) if -1 in tops else -1
+        cost = self.place_costs(top_set, empty >= 0)
+        needed = {f // 2 * 13 + found[f] for f in range(8) if found[f] < KING}
+        # Cards whose move is progress: tops of columns over face-down or needed cards.
+        wanted = set()
+        for a in range(COLUMNS):
+            col = cols[a]
+            if col and (down[a] or not needed.isdisjoint(col[:-1])):
+                wanted.add(col[-1])
+        hosted_by: dict[int, list[int]] = {}  # card -> the columns whose top takes it
+        for b in range(COLUMNS):
+            if tops[b] >= 0:
+                for c in STACKS_ON[tops[b]]:
+                    hosted_by.setdefault(c, []).append(b)
+
+        flips, founds, digs, feeds, others = [], [], [], [], []
+        king_waiting = None
+        for a in range(COLUMNS):
+            col = cols[a]
+            if not col:
+                continue
+            t, d = col[-1], down[a]
+            up = len(col) - d
+            if t in needed:
+                (flips if up == 1 and d else founds).append((-d, (COL_F, a, 0, 1)))
+            if d and empty >= 0 and RANK[col[d]] == KING and up > 1 and self._is_run(col, d):
+                flips.append((-d, (COL_COL, a, empty, up)))
+            if RANK[t] == KING:
+                if up == 1 and d and empty >= 0:
+                    flips.append((-d, (COL_COL, a, empty, 1)))
+                continue
+            hosts = hosted_by.get(t)
+            if not hosts:
+                continue
+            if up == 1:
+                if d:
+                    flips.extend((-d, (COL_COL, a, b, 1)) for b in hosts)
+                else:  # empties the column: worth it when a King waits for one
+                    if king_waiting is None:
+                        king_waiting = self._king_waiting()
+                    if king_waiting:
+                        others.extend((0, (COL_COL, a, b, 1)) for b in hosts)
+            elif self._has_use(col[-2], top_set, cost):
+                digs.extend((up, (COL_COL, a, b, 1)) for b in hosts)
+
+        for c in sorted(needed):
+            if pool[c]:
+                founds.append((1, (POOL_F, c, 0, 1)))
+
+        # useful[h]: a chain of h pool cards from h up leads to a place for a wanted top.
+        useful = [INF] * 52
+        for r in range(1, 13):
+            for h in range(r, 52, 13):
+                best = INF
+                for e in STACKS_ON[h]:
+                    if e in wanted:
+                        best = 1
+                        break
+                    if pool[e] and useful[e] + 1 < best:
+                        best = useful[e] + 1
+                useful[h] = best
+        for c in range(52):
+            if not pool[c] or useful[c] >= INF:
+                continue
+            if RANK[c] == KING:
+                targets = (empty,) if empty >= 0 else ()
+            else:
+                targets = hosted_by.get(c, ())
+            for b in targets:
+                feeds.append((useful[c] * 10 + (5 if down[b] else 0), (POOL_COL, c, b, 1)))
+
+        if self.take_backs:
+            for f in range(8):
+                rank = found[f]
+                if not rank or (f & 1 and found[f - 1] == rank):
+                    continue
+                x = f // 2 * 13 + rank - 1
+                if useful[x] >= INF:
+                    continue
+                if rank == KING:
+                    targets = (empty,) if empty >= 0 else ()
+                else:
+                    targets = hosted_by.get(x, ())
+                others.extend((1, (FOUND_COL, f, b, 1)) for b in targets)
+
+        ordered = []
+        for group in (flips, founds, digs, feeds, others):
+            group.sort(key=lambda item: item[0])
+            ordered.extend(move for _, move in group)
+        return ordered
+
+    def _is_run(self, col, d) -> bool:
+        return all(col[i + 1] in STACKS_ON[col[i]] for i in range(d, len(col) - 1))
+
+    def _king_waiting(self) -> bool:
+        """A King wants an empty column: one in the pool, or one leading a pile on face-down cards."""
+        if any(self.pool[s * 13 + 12] for s in range(4)):
+            return True
+        return any(d and RANK[col[d]] == KING for d, col in zip(self.down, self.cols) if col)
+
+    def _has_use(self, c: int, tops: set, cost: list[int]) -> bool:
+        """Once uncovered, ``c`` can go somewhere: onto a column top, onto a place that a chain
+        of pool cards can build, or to a foundation once the lower cards of its suit (in the
+        pool or on top of columns) have gone up."""
+        for g in HOSTS[c]:
+            if g in tops or (self.pool[g] and cost[g] < INF):
+                return True
+        f = 2 * (c // 13)
+        ace = c - RANK[c] + 1
+        for r in range(max(self.found[f], self.found[f + 1]), RANK[c] - 1):
+            if not self.pool[ace + r] and ace + r not in tops:
+                return False
+        return True
+
+    def best_first(self, node_limit: int, deadline: float | None):
+        """Returns (abstract moves from the start, reason); None when no win was found.
+
+        A node is one move tried; positions are stored encoded, with their parent's key and
+        the moves from it, so that the line is rebuilt when the game is won."""
+        path: list = []
+        self.auto_moves(path)
+        if self.left == 0:
+            return [record[0] for record in path], "won"
+        root = self.key()
+        parents = {root: (None, tuple(record[0] for record in path))}
+        heap = [(self.heuristic(), 0, root, self.encode())]
+        counter = 0
+        while heap:
+            _, _, key, data = heapq.heappop(heap)
+            self.decode(data)
+            for move in self.moves():
+                if self.nodes >= node_limit:
+                    return None, "node limit"
+                self.nodes += 1
+                if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
+                    return None, "time limit"
+                path = [self.apply(move)]
+                self.auto_moves(path)
+                if self.left == 0:
+                    line = [record[0] for record in path]
+                    while key is not None:
+                        key, before = parents[key]
+                        line[:0] = before
+                    return line, "won"
+                child = self.key()
+                if child not in parents:
+                    parents[child] = (key, tuple(record[0] for record in path))
+                    counter += 1  # newest first among equals: dive rather than widen
+                    heapq.heappush(heap, (self.heuristic(), -counter, child, self.encode()))
+                for record in reversed(path):
+                    self.undo(record)
+        return None, "exhausted"
