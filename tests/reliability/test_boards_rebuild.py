@@ -1,0 +1,82 @@
+"""Redis lost the leaderboard data: beat's reconcile (services.boards_reconcile) rebuilds the
+recent daily boards from PostgreSQL, and they rank exactly as PostgreSQL does.
+
+(tests/service/test_boards.py covers the lazy rebuild when a reader finds a board gone.)
+"""
+
+from datetime import timedelta
+
+import pytest
+
+from games import format_code, parse_code
+from leaderboard import ranking, selectors, services, tasks
+from leaderboard.models import Attempt, BoardEntry, DailyDeal
+
+pytestmark = pytest.mark.django_db
+
+
+def ranks(board: str) -> dict[int, int]:
+    """Each player's 0-based rank on ``board`` as the index serves it."""
+    return {e.player_id: selectors._rank_of(board, e.player_id) for e in BoardEntry.objects.filter(board=board)}
+
+
+def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
+    with monkeypatch.context() as patched:
+        patched.setattr(ranking, "redis_ranking", lambda: None)
+        return ranks(board)
+
+
+@pytest.fixture
+def two_days(make_player, won_game, django_capture_on_commit_callbacks):
+    """Eight players with results of different quality on today's and yesterday's boards."""
+    today = services.utc_today()
+    number = parse_code(won_game["deal"]).number
+    boards = []
+    for day in (today, today - timedelta(days=1)):
+        DailyDeal.objects.get_or_create(date=day, defaults={"number": number, "solution": won_game["actions"]})
+        boards.append(ranking.daily_board(day))
+    players = [make_player(f"p{i}") for i in range(8)]
+    with django_capture_on_commit_callbacks(execute=True):
+        for i, player in enumerate(players):
+            for back, day in enumerate((today, today - timedelta(days=1))):
+                started = services.as_utc_datetime(day) + timedelta(minutes=i)
+                attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"),
+                                                 deal_number=number, daily_date=day, started_at=started)
+                cut = (i + back) % 4  # some win, some stop short
+                submission = services.submission_create(
+                    attempt=attempt, player=player, actions=won_game["actions"][: len(won_game["actions"]) - cut])
+                submission.__class__.objects.filter(pk=submission.pk).update(
+                    submitted_at=started + timedelta(minutes=10 + (i * 7) % 5))
+                assert services.submission_verify(submission.pk).status == "verified"
+    return boards
+
+
+def test_a_flushed_index_is_rebuilt_by_reconcile_with_the_same_ranks(two_days, clean_redis, monkeypatch):
+    expected = {board: ranks_in_postgresql(board, monkeypatch) for board in two_days}
+    assert all(sorted(r.values()) == list(range(8)) for r in expected.values())
+    assert {board: ranks(board) for board in two_days} == expected  # index and record agree
+
+    clean_redis.flushdb()  # Redis lost everything
+    assert sorted(tasks.reconcile_boards()) == sorted(two_days)  # beat's task
+    index = ranking.redis_ranking()
+    for board in two_days:
+        assert index.is_ready(board) and index.size(board) == 8
+        assert ranks(board) == expected[board]
+        page = selectors.board_page(board, 1, 8)
+        assert [row["rank"] for row in page["results"]] == list(range(1, 9))
+    assert services.boards_reconcile() == []  # nothing left to do
+
+
+def test_a_partly_lost_index_still_marked_ready_is_repaired_by_reconcile(two_days, clean_redis, monkeypatch):
+    board = two_days[0]
+    expected = ranks_in_postgresql(board, monkeypatch)
+    assert ranks(board) == expected  # readers loaded the board into the index
+    index = ranking.redis_ranking()
+    top = min(expected, key=expected.get)
+    # An eviction or a half-applied write: the best player's member is gone, "ready" is still set.
+    clean_redis.zrem(f"lb:{board}:z", clean_redis.hget(f"lb:{board}:h", top))
+    assert index.is_ready(board) and index.size(board) == 7
+    assert ranks(board)[top] is None  # the board as served has lost its leader
+
+    assert services.boards_reconcile() == [board]
+    assert index.size(board) == 8 and ranks(board) == expected
