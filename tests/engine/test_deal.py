@@ -172,7 +172,7 @@ def _base26(number: int) -> str:
 
 
 @given(st.integers(1, 999_999), st.sampled_from("ND"))
-@examples(200)
+@examples(100)
 def test_code_round_trip(number, mode):
     code = format_code(number, mode)
     assert code == f"EH1-{mode}-{_base26(number)}"
