@@ -75,7 +75,7 @@ class Game:
         if kind == UNDO:
             if self.history:
                 return None
-            if self.moves:
+            if self.moves and self.history.maxlen:
                 return f"Nothing left to undo: undo goes back at most {self.history.maxlen} actions."
             return "Nothing to undo."
         if kind == WASTE_F or kind == WASTE_COL:

@@ -123,12 +123,13 @@ def test_replay_command_last_line_without_newline(tmp_path, capsys):
     check_answers(capsys.readouterr().out, [LINES[0][1], LINES[2][1]])
 
 
-def test_replay_command_skips_blank_lines(tmp_path, capsys):
-    """The command's documented behaviour: blank lines are not games and get no answer."""
+def test_replay_command_answers_blank_lines_as_not_a_game(tmp_path, capsys):
+    """Every line gets its answer, so answers pair with lines by position; a blank line is not JSON."""
     path = tmp_path / "games.jsonl"
-    path.write_text("\n" + LINES[0][0] + "\n\n   \n" + LINES[1][0] + "\n")
+    path.write_text("\n" + LINES[0][0] + "\n   \n" + LINES[1][0] + "\n")
     call_command("replay", str(path))
-    check_answers(capsys.readouterr().out, [LINES[0][1], LINES[1][1]])
+    not_a_game = {"ok": False, "index": None, "error": "the line is not JSON"}
+    check_answers(capsys.readouterr().out, [not_a_game, LINES[0][1], not_a_game, LINES[1][1]])
 
 
 def test_replay_command_reads_standard_input(monkeypatch, capsys):

@@ -14,7 +14,7 @@ PROGRESS_MIN_BYTES = 256 * 1024
 class Command(BaseCommand):
     help = (
         "Verify games from JSON Lines (one {deal, actions} object per line; FILE or - for "
-        "standard input) and write one JSON verdict per game, in order. Blank lines are skipped."
+        "standard input) and write one JSON verdict per line, in order (a blank line is not a game)."
     )
 
     def add_arguments(self, parser):
@@ -32,8 +32,6 @@ class Command(BaseCommand):
             for line in source:
                 if bar:
                     bar.advance(len(line))
-                if not line.strip():
-                    continue
                 out.write(json.dumps(verify_line(line).to_wire()) + "\n")
         out.flush()
         if bar:
