@@ -150,6 +150,8 @@ HOSTS = tuple(tuple(h for h in range(52) if c in STACKS_ON[h]) for c in range(52
 #: OPPOSITE[c]: the two suits of the other colour.
 OPPOSITE = tuple((0, 3) if IS_RED[c] else (1, 2) for c in range(52))
 INF = 99
+KINGS = (12, 25, 38, 51)
+QUEENS_DOWN_TO_TWOS = tuple(s * 13 + r for r in range(11, 0, -1) for s in range(4))
 
 
 def _write_log(game: Game, path, deferred: bool) -> list[str]:
@@ -351,21 +353,19 @@ class _Search:
         (h itself included); INF when no chain of pool cards leads to a place."""
         pool = self.pool
         cost = [INF] * 52
-        for r in range(12, 0, -1):  # King (index 12) down to 2: hosts before the cards on them
-            for h in range(r, 52, 13):
-                if not pool[h]:
-                    continue
-                if r == 12:
-                    cost[h] = 1 if has_empty else INF
-                    continue
-                best = INF
-                for g in HOSTS[h]:
-                    if g in tops:
-                        best = 1
-                        break
-                    if pool[g] and cost[g] + 1 < best:
-                        best = cost[g] + 1
-                cost[h] = best
+        if has_empty:
+            for h in KINGS:
+                if pool[h]:
+                    cost[h] = 1
+        for h in QUEENS_DOWN_TO_TWOS:  # hosts before the cards built on them
+            if pool[h]:
+                g1, g2 = HOSTS[h]
+                if g1 in tops or g2 in tops:
+                    cost[h] = 1
+                else:
+                    best = cost[g1] if cost[g1] < cost[g2] else cost[g2]
+                    if best < INF:
+                        cost[h] = best + 1
         return cost
 
     def heuristic(self) -> int:
