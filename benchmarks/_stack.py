@@ -173,12 +173,19 @@ class Gunicorn(Process):
 class CeleryWorker(Process):
     """``celery -A config worker`` as docker-compose runs it (prefork, --concurrency)."""
 
-    def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker"):
-        argv = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+    def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker",
+                 db_reuse: int | None = None):
+        app = "config"
+        if db_reuse:  # experiment: benchmarks/_celery_reuse.py
+            app = "_celery_reuse"
+            env = {**(env or {}), "BENCH_DB_REUSE_MAX": str(db_reuse),
+                   "PYTHONPATH": f"{BENCH}:{ROOT}:{os.environ.get('PYTHONPATH', '')}"}
+        argv = [PYTHON, "-m", "celery", "-A", app, "worker", "--loglevel=INFO",
                 f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "-n", f"bench-{name}-{os.getpid()}@%h"]
         super().__init__(name, argv, env)
         self.concurrency = concurrency
+        self.db_reuse = db_reuse
 
     def start(self, timeout: float = 60) -> "CeleryWorker":
         super().start()
@@ -204,6 +211,116 @@ def rss_mb(pid: int) -> float:
     """Resident set size of one process, from /proc/<pid>/status (VmRSS)."""
     text = Path(f"/proc/{pid}/status").read_text()
     return int(re.search(r"VmRSS:\s+(\d+) kB", text).group(1)) / 1024
+
+
+# -- CPU accounting: what the stack spent per request, and what everyone else used meanwhile ----
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def tree(pid: int) -> list[int]:
+    """A process and all its descendants."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+def cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except OSError:
+        return 0
+
+
+def busy_ticks() -> int:
+    """All CPUs' busy time (everything but idle and iowait) since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return sum(values) - values[3] - values[4]
+
+
+def postgres_backends() -> list[int]:
+    import psycopg
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                            [name]).fetchall()
+    return [r[0] for r in rows]
+
+
+def redis_pid() -> int | None:
+    out = subprocess.run(["redis-cli", "-u", REDIS_URL, "INFO", "server"], capture_output=True, text=True)
+    found = re.search(r"process_id:(\d+)", out.stdout)
+    return int(found.group(1)) if found else None
+
+
+class CpuMeter:
+    """CPU seconds used between start() and stop() by: the servers (gunicorn and/or Celery
+    process trees), the benchmark database's PostgreSQL backends, the Redis server (shared
+    with other users of this Redis), this process and its children (wrk), and everything
+    else on the machine (other people's work: the noise in the latency figures)."""
+
+    def __init__(self, *servers: Process):
+        self.servers = servers
+
+    def _pids(self) -> dict[str, list[int]]:
+        groups = {s.name: tree(s.proc.pid) for s in self.servers}
+        groups["postgres"] = postgres_backends()
+        rp = redis_pid()
+        groups["redis"] = [rp] if rp else []
+        return groups
+
+    def _sample(self) -> dict:
+        import resource
+
+        self_usage = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sample = {name: {pid: cpu_ticks(pid) for pid in pids} for name, pids in self._pids().items()}
+        sample["_self"] = self_usage.ru_utime + self_usage.ru_stime
+        sample["_children"] = kids.ru_utime + kids.ru_stime
+        sample["_busy"] = busy_ticks()
+        sample["_wall"] = time.monotonic()
+        return sample
+
+    def start(self) -> "CpuMeter":
+        self.before = self._sample()
+        return self
+
+    def stop(self) -> dict:
+        after = self._sample()
+        before = self.before
+        used = {}
+        for name in after:
+            if name.startswith("_"):
+                continue
+            ticks = sum(t - before.get(name, {}).get(pid, 0) for pid, t in after[name].items())
+            used[name] = ticks / TICK
+        used["client"] = (after["_self"] - before["_self"]) + (after["_children"] - before["_children"])
+        wall = after["_wall"] - before["_wall"]
+        busy = (after["_busy"] - before["_busy"]) / TICK
+        ours = sum(used.values())
+        used = {k: round(v, 2) for k, v in used.items()}
+        return {"cpu_s": used, "wall_s": round(wall, 2), "machine_busy_cores": round(busy / wall, 2),
+                "others_cores": round(max(busy - ours, 0) / wall, 2)}
+
+
+def cpu_summary(cpu: dict, requests: int) -> dict:
+    """CPU milliseconds per request of the stack (servers, PostgreSQL, Redis) and of the load
+    generator, and the rate 2 otherwise idle cores could sustain at that cost."""
+    server = sum(v for k, v in cpu["cpu_s"].items() if k != "client")
+    per = 1000 * server / max(requests, 1)
+    client = 1000 * cpu["cpu_s"]["client"] / max(requests, 1)
+    cores = os.cpu_count() or 2
+    return {"stack_cpu_ms_per_request": round(per, 3), "client_cpu_ms_per_request": round(client, 3),
+            "capacity_on_idle_cores_rps": round(cores * 1000 / (per + client)) if per + client else None}
 
 
 # -- wrk ---------------------------------------------------------------------------------------
