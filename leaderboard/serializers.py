@@ -102,15 +102,18 @@ class SubmissionOut(serializers.ModelSerializer):
         return submission.actions if self.context["log_visible"] else None
 
 
-class BoardRow(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = serializers.CharField()
+class ResultFields(serializers.Serializer):
     won = serializers.BooleanField()
     moves = serializers.IntegerField()
     score = serializers.IntegerField()
     duration_ms = serializers.IntegerField()
     clean = serializers.BooleanField()
     submission = serializers.IntegerField()
+
+
+class BoardRow(ResultFields):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
     submitted_at = serializers.DateTimeField()
 
 
@@ -123,12 +126,15 @@ class BoardOut(serializers.Serializer):
     results = BoardRow(many=True)
 
 
-class PlayerRow(serializers.Serializer):
-    rank = serializers.IntegerField()
+class StreakFields(serializers.Serializer):
     player = serializers.CharField()
     daily_wins = serializers.IntegerField()
     current_streak = serializers.IntegerField()
     best_streak = serializers.IntegerField()
+
+
+class PlayerRow(StreakFields):
+    rank = serializers.IntegerField()
 
 
 class PlayersOut(serializers.Serializer):
@@ -138,23 +144,13 @@ class PlayersOut(serializers.Serializer):
     results = PlayerRow(many=True)
 
 
-class HistoryRow(serializers.Serializer):
+class HistoryRow(ResultFields):
     date = serializers.DateField()
     rank = serializers.IntegerField()
-    won = serializers.BooleanField()
-    moves = serializers.IntegerField()
-    score = serializers.IntegerField()
-    duration_ms = serializers.IntegerField()
-    clean = serializers.BooleanField()
-    submission = serializers.IntegerField()
 
 
-class ProfileOut(serializers.Serializer):
-    player = serializers.CharField()
+class ProfileOut(StreakFields):
     joined = serializers.DateField()
-    daily_wins = serializers.IntegerField()
-    best_streak = serializers.IntegerField()
-    current_streak = serializers.IntegerField()
     history = HistoryRow(many=True)
 
 

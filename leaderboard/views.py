@@ -48,6 +48,13 @@ def _date(text: str) -> date:
         raise NotFound(f"{text!r} is not a date (use YYYY-MM-DD).") from None
 
 
+def _valid(serializer_class, request) -> dict:
+    """The request body checked by ``serializer_class`` (a 400 in the error shape if not)."""
+    checked = serializer_class(data=request.data)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data
+
+
 def _account(user, token: str | None = None) -> dict:
     data = {"username": user.username if user.is_authenticated else None,
             "authenticated": user.is_authenticated, "is_staff": user.is_staff}
@@ -62,9 +69,8 @@ class SignupView(APIView):
 
     @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
-        data = CredentialsIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = services.user_signup(**data.validated_data)
+        data = _valid(CredentialsIn, request)
+        user = services.user_signup(**data)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(_account(user, services.user_token(user)), status=status.HTTP_201_CREATED)
 
@@ -75,9 +81,8 @@ class LoginView(APIView):
 
     @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
     def post(self, request):
-        data = CredentialsIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(request, **data.validated_data)
+        data = _valid(CredentialsIn, request)
+        user = authenticate(request, **data)
         if user is None:
             raise Invalid("Wrong username or password.", code="invalid_credentials")
         login(request, user)
@@ -120,9 +125,8 @@ class AttemptsView(APIView):
 
     @extend_schema(request=AttemptIn, responses={201: AttemptOut, **ERRORS})
     def post(self, request):
-        data = AttemptIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        attempt = services.attempt_start(player=request.user, deal_code=data.validated_data["deal"])
+        data = _valid(AttemptIn, request)
+        attempt = services.attempt_start(player=request.user, deal_code=data["deal"])
         return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
 
 
@@ -146,10 +150,9 @@ class SubmissionCreateView(APIView):
             raise TooLarge(f"The request body is larger than the limit of {limit:,} bytes.",
                            detail={"limit_bytes": limit})
         attempt = selectors.attempt_for(request.user, attempt_id)
-        data = SubmissionIn(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = _valid(SubmissionIn, request)
         submission = services.submission_create(
-            attempt=attempt, player=request.user, **data.validated_data)
+            attempt=attempt, player=request.user, **data)
         url = reverse("submission", args=[submission.pk])
         return Response({"id": submission.pk, "status": submission.status, "url": url},
                         status=status.HTTP_202_ACCEPTED, headers={"Location": url})
@@ -161,10 +164,9 @@ class HintView(APIView):
 
     @extend_schema(request=HintIn, responses={200: HintOut, **ERRORS})
     def post(self, request):
-        data = HintIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response({"action": services.hint_for(deal_code=data.validated_data["deal"],
-                                                     actions=data.validated_data["actions"])})
+        data = _valid(HintIn, request)
+        return Response({"action": services.hint_for(deal_code=data["deal"],
+                                                     actions=data["actions"])})
 
 
 class SubmissionView(APIView):
