@@ -67,6 +67,31 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1
 """
 
+# The same upsert for many players at once (ARGV: player, member, score, player, member, ...),
+# one entry after the other: what a rebuild sends, a thousand entries a round trip.
+_UPSERT_MANY = """
+local done = 0
+for i = 1, #ARGV, 3 do
+  local player, member, new_score = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+  local old = redis.call('HGET', KEYS[2], player)
+  local keep = false
+  if old then
+    local old_score = tonumber(redis.call('ZSCORE', KEYS[1], old))
+    if old_score and (old_score < new_score or (old_score == new_score and old <= member)) then
+      keep = true
+    else
+      redis.call('ZREM', KEYS[1], old)
+    end
+  end
+  if not keep then
+    redis.call('ZADD', KEYS[1], new_score, member)
+    redis.call('HSET', KEYS[2], player, member)
+    done = done + 1
+  end
+end
+return done
+"""
+
 _REMOVE = """
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 if old then
@@ -99,6 +124,7 @@ class RedisRanking:
         self._upsert = client.register_script(_UPSERT)
         self._remove = client.register_script(_REMOVE)
         self._around = client.register_script(_AROUND)
+        self._upsert_many = client.register_script(_UPSERT_MANY)
 
     @staticmethod
     def _keys(board: str) -> tuple[str, str, str]:
@@ -125,14 +151,21 @@ class RedisRanking:
 
     def rebuild(self, board: str, entries) -> int:
         """Load ``(player_id, rank_key, submitted_at, submission_id)`` rows, then mark ready."""
+        zset, players, ready = self._keys(board)
         count = 0
+        batch: list = []
         pipe = self.client.pipeline(transaction=False)
         for player_id, key, submitted_at, submission_id in entries:
-            self.record(board, player_id, key, member(submitted_at, submission_id), client=pipe)
+            batch += (player_id, member(submitted_at, submission_id), key)
             count += 1
-            if count % 5000 == 0:
-                pipe.execute()
-        pipe.set(self._keys(board)[2], 1)
+            if len(batch) == 3 * 1000:
+                self._upsert_many(keys=[zset, players], args=batch, client=pipe)
+                batch = []
+                if count % 20_000 == 0:
+                    pipe.execute()
+        if batch:
+            self._upsert_many(keys=[zset, players], args=batch, client=pipe)
+        pipe.set(ready, 1)
         pipe.execute()
         return count
 
