@@ -420,9 +420,8 @@ export class Game {
     if (kind === UNDO) {
       // Undo pops the history stack; it keeps only the last historyLimit actions.
       if (this.history.length) return null;
-      if (this.moves) {
-        const limit = this.historyLimit === null ? "None" : this.historyLimit;
-        return `Nothing left to undo: undo goes back at most ${limit} actions.`;
+      if (this.moves && this.historyLimit) {
+        return `Nothing left to undo: undo goes back at most ${this.historyLimit} actions.`;
       }
       return "Nothing to undo.";
     }
