@@ -32,7 +32,7 @@ REGENERATE = "python manage.py vectors"
 
 #: Won games taken from WON_GAMES_PATH (the first ones), and how many of them also give
 #: positions; both keep the JSON file well under 2 MB.
-MAX_WON_GAMES = 40
+MAX_WON_GAMES = 100
 WON_GAME_POSITIONS = 3
 #: Refusal messages sampled per position (the digest covers every action anyway).
 REFUSAL_SAMPLES = 30
