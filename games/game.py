@@ -41,7 +41,7 @@ class Game:
     def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT):
         self.number = layout.number
         self.columns = [list(col) for col in layout.columns]
-        self.down = [len(col) - 1 for col in layout.columns]
+        self.down = [max(len(col) - 1, 0) for col in layout.columns]
         self.stock = list(reversed(layout.stock))
         self.waste: list[int] = []
         self.foundations = [0] * FOUNDATIONS
@@ -75,7 +75,7 @@ class Game:
         if kind == UNDO:
             if self.history:
                 return None
-            if self.moves and self.history.maxlen:
+            if self.history.maxlen and self.moves >= self.history.maxlen:
                 return f"Nothing left to undo: undo goes back at most {self.history.maxlen} actions."
             return "Nothing to undo."
         if kind == WASTE_F or kind == WASTE_COL:

@@ -376,7 +376,7 @@ export class Game {
   constructor(layout, historyLimit = HISTORY_LIMIT) {
     this.number = layout.number;
     this.columns = layout.columns.map((col) => [...col]);
-    this.down = layout.columns.map((col) => col.length - 1);
+    this.down = layout.columns.map((col) => Math.max(col.length - 1, 0));
     this.stock = [...layout.stock].reverse();
     this.waste = [];
     this.foundations = new Array(FOUNDATIONS).fill(0);
@@ -420,7 +420,7 @@ export class Game {
     if (kind === UNDO) {
       // Undo pops the history stack; it keeps only the last historyLimit actions.
       if (this.history.length) return null;
-      if (this.moves && this.historyLimit) {
+      if (this.historyLimit && this.moves >= this.historyLimit) {
         return `Nothing left to undo: undo goes back at most ${this.historyLimit} actions.`;
       }
       return "Nothing to undo.";
