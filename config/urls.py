@@ -10,7 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from leaderboard.api_errors import UNAVAILABLE, error_body
+from leaderboard.api_errors import UNAVAILABLE, api_not_found, error_body
 
 
 @never_cache
@@ -55,7 +55,16 @@ def bad_request(request, exception):
     return defaults.bad_request(request, exception)
 
 
+def not_found(request, exception):
+    """A path under /api/ that no route matches (one with a newline, say) keeps the API's
+    error shape; the site's other 404s are Django's page."""
+    if request.path.startswith("/api/"):
+        return api_not_found(request)
+    return defaults.page_not_found(request, exception)
+
+
 handler400 = bad_request
+handler404 = not_found
 handler500 = server_error
 
 urlpatterns = [
