@@ -13,9 +13,9 @@ same answer on every machine. ``time_limit`` is only a safety net (an answer cut
 depends on the machine).
 
 How it searches. With draw-one and unlimited passes every stock card can be reached by
-tapping, so the stock is a pool from which any card may be played (the taps are written into
-the log afterwards, foundation plays from the pool waiting until the stock comes round to
-them). Safe foundation moves are made at once; the other moves are pruned to those that can
+tapping, so the stock is a pool from which any card may be played; the taps are written into
+the log afterwards, the moves reordered where that changes nothing so that the stock is taken
+in its own order as far as possible. Safe foundation moves are made at once; the other moves are pruned to those that can
 lead somewhere (turn a card up, uncover one, build a place for a card that must move, ...).
 A best-first search over positions, keyed without column order or stock position, ranks them
 by cards left, face-down cards and cards piled on face-down ones. Small changes of these
@@ -100,8 +100,8 @@ def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bo
         path, reason = search.best_first(budget, deadline)
         nodes += search.nodes
         if path is not None:
-            for deferred in (True, False):  # never trust the search blindly: replay the log
-                actions = _write_log(_copy(game), path, deferred)
+            for scheduled in (True, False):  # never trust the search blindly: replay the log
+                actions = _write_log(_copy(game), path, scheduled)
                 result = verify(actions) if actions else None
                 if result is not None and result.ok and result.won:
                     return Solution(True, actions, nodes, time.perf_counter() - start, "won")
@@ -116,10 +116,10 @@ def _copy(game: Game) -> Game:
     """An independent copy of ``game`` with an unbounded, empty undo history."""
     clone = Game.__new__(Game)
     for name in Game.__slots__:
-        setattr(clone, name, getattr(game, name))
-    clone.columns = [list(col) for col in game.columns]
-    clone.down, clone.stock, clone.waste = list(game.down), list(game.stock), list(game.waste)
-    clone.foundations = list(game.foundations)
+        value = getattr(game, name)
+        if isinstance(value, list):  # the columns are lists of lists
+            value = [list(item) if isinstance(item, list) else item for item in value]
+        setattr(clone, name, value)
     clone.history = type(game.history)(maxlen=None)
     return clone
 
@@ -154,64 +154,101 @@ KINGS = (12, 25, 38, 51)
 QUEENS_DOWN_TO_TWOS = tuple(s * 13 + r for r in range(11, 0, -1) for s in range(4))
 
 
-def _write_log(game: Game, path, deferred: bool) -> list[str]:
-    """Play the abstract moves on ``game`` (a scratch copy) and return the actions, taps included.
+def _write_log(game: Game, path, scheduled: bool) -> list[str]:
+    """Play the abstract moves on ``game`` (a scratch copy); return the actions, taps included.
 
-    With ``deferred``, a pool card bound for a foundation waits until the stock brings it round
-    (or until its suit's foundations are needed), which saves many taps."""
+    In path order when not ``scheduled``. Scheduled, the moves may change order where that
+    changes nothing: moves that touch the same column or the foundations of the same suit keep
+    their order, and the others are free. Each step plays a free move that needs no tap, else
+    the free pool move whose card the stock brings round soonest. That saves most of the taps."""
+    touches = _resources(game, path)
+    after: list[list[int]] = [[] for _ in path]  # i -> moves that must wait for i
+    waits = [0] * len(path)
+    last: dict = {}
+    for i, resources in enumerate(touches):
+        before = {last[r] for r in resources if r in last}
+        for j in before:
+            after[j].append(i)
+        waits[i] = len(before)
+        for r in resources:
+            last[r] = i
+    free = [i for i in range(len(path)) if not waits[i]]
     actions: list[str] = []
-    waiting: list[list[int]] = [[] for _ in range(4)]  # per suit, in the order of the path
+    try:
+        while free:
+            if scheduled:
+                i = min(free, key=lambda i: (_taps_to(game, path[i]), i))
+            else:
+                i = min(free)
+            free.remove(i)
+            _play_move(game, path[i], actions)
+            for j in after[i]:
+                waits[j] -= 1
+                if not waits[j]:
+                    free.append(j)
+    except Exception:  # an engine refusal means a search bug: report no solution
+        return []
+    return actions if game.won else []
+
+
+def _resources(game: Game, path) -> list[tuple]:
+    """What each move touches: columns ("c", n) and the foundations of a suit ("f", s)."""
+    search = _Search(game, STRATEGIES[0])
+    touches = []
+    for move in path:
+        kind, a, b, k = move
+        _, _, f = search.apply(move)
+        if kind == COL_F:
+            touches.append((("c", a), ("f", f // 2)))
+        elif kind == POOL_F:
+            touches.append((("f", f // 2),))
+        elif kind == COL_COL:
+            touches.append((("c", a), ("c", b)))
+        elif kind == POOL_COL:
+            touches.append((("c", b),))
+        else:
+            touches.append((("f", a // 2), ("c", b)))
+    return touches
+
+
+def _taps_to(game: Game, move) -> int:
+    """Taps needed before ``move`` can be played: 0 unless it plays a card from the pool."""
+    kind, card = move[0], move[1]
+    if kind != POOL_F and kind != POOL_COL:
+        return 0
+    waste, stock = game.waste, game.stock
+    if waste and waste[-1] == card:
+        return 0
+    best = INF * 1000
+    for i in range(len(stock) - 1, -1, -1):  # stock[-1] is drawn next
+        if stock[i] == card:
+            best = len(stock) - i
+            break
+    for j, c in enumerate(waste):  # after the stock runs out: one tap to turn over, then again
+        if c == card:
+            return min(best, len(stock) + 1 + j + 1)
+    return best
+
+
+def _play_move(game: Game, move, actions: list[str]) -> None:
+    kind, a, b, k = move
 
     def play(text):
         game.play(ACTIONS[text])
         actions.append(text)
 
-    def tap_to(card):
-        for _ in range(2 * (len(game.stock) + len(game.waste)) + 2):
-            if game.waste:
-                top = game.waste[-1]
-                if top == card:
-                    return
-                queue = waiting[top // 13]
-                if queue and queue[0] == top:
-                    play("w>f")
-                    queue.pop(0)
-                    continue
+    if kind == COL_F:
+        play(f"{a + 1}>f")
+    elif kind == COL_COL:
+        play(f"{a + 1}>{b + 1}:{k}" if k > 1 else f"{a + 1}>{b + 1}")
+    elif kind == FOUND_COL:
+        play(f"f{a + 1}>{b + 1}")
+    else:
+        for _ in range(len(game.stock) + len(game.waste) + 1):
+            if game.waste and game.waste[-1] == a:
+                break
             play("s")
-
-    def flush(suit):
-        while waiting[suit]:
-            card = waiting[suit][0]
-            tap_to(card)
-            if waiting[suit] and waiting[suit][0] == card:
-                play("w>f")
-                waiting[suit].pop(0)
-
-    try:
-        for kind, a, b, k in path:
-            if kind == POOL_F:
-                if deferred:
-                    waiting[a // 13].append(a)
-                    continue
-                flush(a // 13)
-                tap_to(a)
-                play("w>f")
-            elif kind == COL_F:
-                flush(game.columns[a][-1] // 13)
-                play(f"{a + 1}>f")
-            elif kind == COL_COL:
-                play(f"{a + 1}>{b + 1}:{k}" if k > 1 else f"{a + 1}>{b + 1}")
-            elif kind == FOUND_COL:
-                flush(a // 2)
-                play(f"f{a + 1}>{b + 1}")
-            else:
-                tap_to(a)
-                play(f"w>{b + 1}")
-        for suit in range(4):
-            flush(suit)
-    except Exception:  # an engine refusal means a search bug: report no solution
-        return []
-    return actions if game.won else []
+        play("w>f" if kind == POOL_F else f"w>{b + 1}")
 
 
 # -- the search --------------------------------------------------------------------------------
