@@ -10,8 +10,9 @@
     and none of them wins, so every action is legal where it stands), time per replay;
 (c) peak memory (tracemalloc) of parsing a 20,000-action log from its JSON line and replaying it.
 
-Timings are the best of ``--repeat`` runs (the median, in brackets, shows the noise). Prints a table of target, measured and pass;
-exits 1 when a target is missed. Results also go to benchmarks/results/engine.json.
+Timings are the best of ``--repeat`` runs (the median, in brackets, shows the noise). Prints
+a table of target, measured and pass; exits 1 when a target is missed. Results also go to
+benchmarks/results/engine.json.
 """
 
 from __future__ import annotations
@@ -149,7 +150,8 @@ def main() -> int:
     print(f"{'measure':<{width}}  {'target':>12}  {'measured':>20}  pass")
     for name, target, measured, ok in rows:
         print(f"{name:<{width}}  {target:>12}  {measured:>20}  {'yes' if ok else 'NO'}")
-    print(f"(20,000-action log: {memory['json_bytes']:,} bytes of JSON, verified in {memory['seconds'] * 1e3:.1f} ms)")
+    print(f"(20,000-action log: {memory['json_bytes']:,} bytes of JSON, "
+          f"verified in {memory['seconds'] * 1e3:.1f} ms)")
 
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)

@@ -77,7 +77,8 @@ def main() -> int:
     print(f"  won            {len(won)}/{len(results)} ({100 * summary['win_rate']:.0f}%)")
     print(f"  time           median {summary['median_seconds']:.2f} s, p90 {summary['p90_seconds']:.2f} s, "
           f"max {summary['max_seconds']:.2f} s (won only: median {summary['median_seconds_won'] or 0:.2f} s)")
-    print(f"  nodes          median {summary['median_nodes']:,.0f} (won only: {summary['median_nodes_won'] or 0:,.0f})")
+    print(f"  nodes          median {summary['median_nodes']:,.0f} "
+          f"(won only: {summary['median_nodes_won'] or 0:,.0f})")
     print(f"  log length     median {summary['median_actions_won'] or 0:,.0f} actions (won deals)")
     print(f"  not won        {summary['not_won']}")
 

@@ -13,13 +13,14 @@ same answer on every machine. ``time_limit`` is only a safety net (an answer cut
 depends on the machine).
 
 How it searches. With draw-one and unlimited passes every stock card can be reached by
-tapping, so the stock is a pool from which any card may be played; the taps are written into
-the log afterwards, the moves reordered where that changes nothing so that the stock is taken
-in its own order as far as possible. Safe foundation moves are made at once; the other moves are pruned to those that can
-lead somewhere (turn a card up, uncover one, build a place for a card that must move, ...).
+tapping, so the stock is a pool from which any card may be played. Safe foundation moves are
+made at once; the other moves are pruned to those that can lead somewhere (turn a card up,
+uncover one, build a place for a card that must move, take back a card that gives one, ...).
 A best-first search over positions, keyed without column order or stock position, ranks them
 by cards left, face-down cards and cards piled on face-down ones. Small changes of these
-weights lose different deals, so a few weightings share the node budget in turn.
+weights lose different deals, so a few weightings share the node budget in turn. The taps
+are written into the log afterwards, independent moves reordered so that the stock is taken
+in its own order as far as possible.
 """
 
 import heapq
