@@ -36,7 +36,7 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:  # "²".isdigit() is True
         raise Invalid(f"{name} must be a whole number from {low} to {high}.", code="invalid_parameter")
     return int(raw)
 
@@ -146,7 +146,7 @@ class SubmissionCreateView(APIView):
     def post(self, request, attempt_id):
         limit = settings.SUBMISSION_MAX_BYTES
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if not length.isdigit() or int(length) > limit:
+        if not (length.isascii() and length.isdigit()) or int(length) > limit:
             raise TooLarge(f"The request body is larger than the limit of {limit:,} bytes.",
                            detail={"limit_bytes": limit})
         attempt = selectors.attempt_for(request.user, attempt_id)
@@ -213,7 +213,7 @@ class DealBoardView(_BoardView):
     @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
     def get(self, request, deal: str):
         """The board of one numbered deal: a deal code or a deal number."""
-        if deal.isdigit() and 1 <= int(deal) <= MAX_DEAL:
+        if deal.isascii() and deal.isdigit() and 1 <= int(deal) <= MAX_DEAL:
             number = int(deal)
         else:
             try:
