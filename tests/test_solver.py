@@ -133,3 +133,39 @@ def test_no_hint_once_the_game_is_won():
     assert hint(game) is None
     solution = solve_game(game)
     assert solution.won and solution.actions == [] and solution.reason == "already won"
+
+
+def test_manage_py_solve_prints_the_line_as_json():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("solve", "EH1-D-AAAAAAF", "--nodes", "30000", stdout=out)
+    answer = json.loads(out.getvalue())
+    assert list(answer) == ["code", "won", "actions", "nodes", "seconds"]
+    assert answer["code"] == "EH1-D-AAAAAAF" and answer["won"] is True
+    assert replay(answer["code"], answer["actions"]).won
+    assert answer["actions"] == solve(5).actions and answer["nodes"] == solve(5).nodes
+
+
+def test_manage_py_solve_refuses_a_bad_code():
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="mode"):
+        call_command("solve", "EH1-X-AAAAAAF")
+
+
+def test_manage_py_solve_writes_the_corpus(tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "won.jsonl"
+    call_command("solve", "--write-corpus", str(path), "--count", "2", stdout=StringIO(), stderr=StringIO())
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [game["deal"] for game in games] == ["EH1-N-AAAAAAB", "EH1-N-AAAAAAF"]
+    for game in games:
+        result = replay(game["deal"], game["actions"])
+        assert result.won and (game["score"], game["moves"]) == (result.score, result.moves)
