@@ -2,7 +2,9 @@
 
 import logging
 
-from django.db import DatabaseError
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import DatabaseError, DataError
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
@@ -22,6 +24,13 @@ def error_body(code: str, message: str, detail=None) -> dict:
 def api_exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(error_body("too_large", f"The request body is larger than the limit of {limit:,} bytes.",
+                                   {"limit_bytes": limit}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, DataError):  # a value PostgreSQL cannot take (a NUL character): the request's fault
+        return Response(error_body("invalid", "The request holds a value that cannot be stored or looked up."),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DatabaseError):
         log.error("database unavailable", exc_info=exc)
         return Response(error_body("unavailable", UNAVAILABLE),
