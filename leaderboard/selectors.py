@@ -17,9 +17,17 @@ BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
 
 
 def daily_deal(day: date) -> DailyDeal:
-    """The deal of ``day`` (stored on first need); a future day does not exist yet."""
-    if day > services.utc_today():
+    """The deal of ``day`` (today's is stored on first need); a future day does not exist yet
+    and a past day has the deal stored then or none (a reader never makes the server solve
+    the deal of an old date)."""
+    today = services.utc_today()
+    if day > today:
         raise NotFound(f"There is no deal of the day for {day.isoformat()} yet.")
+    if day < today:
+        stored = DailyDeal.objects.filter(date=day).first()
+        if stored is None:
+            raise NotFound(f"There was no deal of the day on {day.isoformat()}.")
+        return stored
     return services.daily_deal_ensure(day)
 
 
