@@ -30,7 +30,8 @@ from datetime import date
 
 import _stack
 
-TARGETS = {"top": (500, 15.0), "around": (300, 20.0), "deep": (300, 20.0)}
+TARGETS = {"top": (500, 15.0), "around": (300, 20.0), "deep": (300, 20.0), "around-absent": (300, 20.0)}
+ABSENT = 2_000  # players with a token who have not played the day (yet): around=me finds no rank
 DAY = date(2026, 11, 1)
 
 
@@ -45,8 +46,10 @@ def seed(players: int, reuse: bool) -> dict:
     board = ranking.daily_board(DAY)
     client = redis.Redis.from_url(_stack.REDIS_URL)
     index = ranking.redis_ranking()
+    from django.contrib.auth import get_user_model
+
     if reuse and BoardEntry.objects.filter(board=board).count() == players and index.size(board) == players \
-            and index.is_ready(board):
+            and index.is_ready(board) and get_user_model().objects.count() == players + ABSENT:
         print(f"reusing the seeded board {board} ({players:,} entries)")
         return {"seeded": "reused"}
     game = _stack.won_games()[0]
@@ -54,6 +57,7 @@ def seed(players: int, reuse: bool) -> dict:
     t = time.perf_counter()
     _seed.reset(client)
     _seed.players(players, tokens_every=max(players // 20_000, 1))
+    _seed.players(ABSENT, first=players + 1)
     timings["players_s"] = time.perf_counter() - t
     t = time.perf_counter()
     _seed.daily_deal(DAY, game)
@@ -75,26 +79,27 @@ def seed(players: int, reuse: bool) -> dict:
     return timings
 
 
-def tokens_file(players: int) -> str:
-    import _seed
+def tokens_file(players: int, absent: bool = False) -> str:
+    """The tokens of the sampled players on the board (or of the players not on it)."""
     from rest_framework.authtoken.models import Token
 
-    keys = list(Token.objects.values_list("key", flat=True))
-    assert keys and keys[0] == _seed.token_key(int(Token.objects.get(key=keys[0]).user_id))
-    path = _stack.LOG_DIR / "tokens.txt"
+    tokens = Token.objects.filter(user_id__gt=players) if absent else Token.objects.filter(user_id__lte=players)
+    keys = list(tokens.values_list("key", flat=True))
+    assert keys
+    path = _stack.LOG_DIR / ("tokens-absent.txt" if absent else "tokens.txt")
     path.write_text("\n".join(keys) + "\n")
     return str(path)
 
 
-def scripts(board_path: str, players: int, tokens: str) -> dict[str, tuple[str, str]]:
+def scripts(board_path: str, players: int, tokens: str, absent_tokens: str) -> dict[str, tuple[str, str]]:
     """name -> (url path, Lua script)."""
     deepest = max(players // 100, 3)
-    around = f"""
+    around = """
 local tokens = {{}}
-for line in io.lines({_stack.lua_quote(tokens)}) do tokens[#tokens + 1] = line end
+for line in io.lines({file}) do tokens[#tokens + 1] = line end
 math.randomseed(os.time() + tonumber(tostring({{}}):sub(8), 16))
 request = function()
-  return wrk.format("GET", "{board_path}?around=me", {{["Authorization"] = "Token " .. tokens[math.random(#tokens)]}})
+  return wrk.format("GET", "{path}?around=me", {{["Authorization"] = "Token " .. tokens[math.random(#tokens)]}})
 end
 """
     deep = f"""
@@ -103,11 +108,13 @@ request = function()
   return wrk.format("GET", "{board_path}?page_size=100&page=" .. math.random(2, {deepest}))
 end
 """
-    return {"top": (f"{board_path}?page=1&page_size=100", ""), "around": (board_path, around),
-            "deep": (board_path, deep)}
+    return {"top": (f"{board_path}?page=1&page_size=100", ""),
+            "around": (board_path, around.format(file=_stack.lua_quote(tokens), path=board_path)),
+            "deep": (board_path, deep),
+            "around-absent": (board_path, around.format(file=_stack.lua_quote(absent_tokens), path=board_path))}
 
 
-def sanity(url: str, board_path: str, players: int, token: str) -> None:
+def sanity(url: str, board_path: str, players: int, token: str, absent_token: str) -> None:
     """The answers are what the API promises before any load goes in."""
     import json
     import urllib.request
@@ -122,6 +129,8 @@ def sanity(url: str, board_path: str, players: int, token: str) -> None:
     assert deep["results"][0]["rank"] == (players // 200 - 1) * 100 + 1
     me = get(f"{board_path}?around=me", {"Authorization": f"Token {token}"})
     assert me["me"] and any(r["rank"] == me["me"] for r in me["results"]), me
+    nobody = get(f"{board_path}?around=me", {"Authorization": f"Token {absent_token}"})
+    assert nobody == {"board": nobody["board"], "count": players, "me": None, "results": []}, nobody
 
 
 def table_reads() -> dict:
@@ -139,12 +148,15 @@ class Bumper(threading.Thread):
     def __init__(self, board: str, rate: float):
         super().__init__(daemon=True)
         self.board, self.rate, self.stop_event, self.count = board, rate, threading.Event(), 0
+        self.cpu_s = 0.0
 
     def run(self):
         from leaderboard import cache
 
         start = time.monotonic()
+        cpu = time.thread_time()
         while not self.stop_event.is_set():
+            self.cpu_s = time.thread_time() - cpu
             cache.board_changed(self.board)
             self.count += 1
             wait = start + self.count / self.rate - time.monotonic()
@@ -180,12 +192,13 @@ def main() -> None:
         return
     board = ranking.daily_board(DAY)
     board_path = f"/api/leaderboards/daily/{DAY.isoformat()}/"
-    tokens = tokens_file(players)
+    tokens, absent_tokens = tokens_file(players), tokens_file(players, absent=True)
     server = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = server.config
     try:
-        sanity(server.url, board_path, players, open(tokens).readline().strip())
-        runs = scripts(board_path, players, tokens)
+        sanity(server.url, board_path, players, open(tokens).readline().strip(),
+               open(absent_tokens).readline().strip())
+        runs = scripts(board_path, players, tokens, absent_tokens)
         reads_before = table_reads()
         for name in args.only:
             path, script = runs[name]
@@ -199,13 +212,24 @@ def main() -> None:
                 try:
                     for paced in (None, rate):
                         label = f"{name} {'live' if live else 'idle'} {'paced' if paced else 'max'}"
+                        meter = _stack.CpuMeter(server).start()
+                        bumped = bumper.cpu_s if bumper else 0.0
                         r = _stack.wrk(server.url + path, script, seconds=seconds, connections=args.connections,
                                        rate=paced * 1.08 if paced else None)
+                        r["cpu"] = meter.stop()
+                        if bumper:  # the board changes are not the load generator's work
+                            r["cpu"]["bumper_s"] = round(bumper.cpu_s - bumped, 2)
+                            r["cpu"]["cpu_s"]["client"] = round(r["cpu"]["cpu_s"]["client"] - r["cpu"]["bumper_s"], 2)
+                        r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
                         r["loadavg"] = _stack.loadavg()
                         r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
                         results[label] = r
-                        print(f"{label:22s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
-                              f"{'met' if r['met'] else 'MISSED'}   load {r['loadavg']}", flush=True)
+                        print(f"{label:26s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
+                              f"{'met' if r['met'] else 'MISSED'}", flush=True)
+                        print(f"{'':26s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req, wrk "
+                              f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
+                              f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
+                              f"(load {r['loadavg']})", flush=True)
                 finally:
                     if bumper:
                         bumper.stop_event.set()
