@@ -1,4 +1,8 @@
-"""Staff tools: find a player, hide a result, disable an account, verify again."""
+"""Staff tools: find a player, hide a result, disable an account, verify again.
+
+Every action changes the record, so each needs the change permission: a staff member who
+may only view never runs one (Django offers an action without ``permissions`` to anyone
+who can see the list)."""
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -19,22 +23,22 @@ class SubmissionAdmin(admin.ModelAdmin):
     readonly_fields = [f.name for f in Submission._meta.fields]
     actions = ("hide", "unhide", "clear_flag", "reverify")
 
-    @admin.action(description="Hide from the boards")
+    @admin.action(description="Hide from the boards", permissions=["change"])
     def hide(self, request, queryset):
         for submission in queryset:
             services.submission_set_hidden(submission, True)
 
-    @admin.action(description="Show on the boards again")
+    @admin.action(description="Show on the boards again", permissions=["change"])
     def unhide(self, request, queryset):
         for submission in queryset:
             services.submission_set_hidden(submission, False)
 
-    @admin.action(description="Reviewed: clear the plausibility flag")
+    @admin.action(description="Reviewed: clear the plausibility flag", permissions=["change"])
     def clear_flag(self, request, queryset):
         for submission in queryset:
             services.submission_set_flagged(submission, False)
 
-    @admin.action(description="Verify again")
+    @admin.action(description="Verify again", permissions=["change"])
     def reverify(self, request, queryset):
         for submission in queryset:
             services.submission_reverify(submission)
@@ -76,6 +80,6 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "is_active", "is_staff", "date_joined", "last_login")
     actions = ("disable",)
 
-    @admin.action(description="Disable the selected accounts")
+    @admin.action(description="Disable the selected accounts", permissions=["change"])
     def disable(self, request, queryset):
         queryset.update(is_active=False)
