@@ -10,6 +10,7 @@ from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import games
@@ -63,8 +64,18 @@ def _account(user, token: str | None = None) -> dict:
     return data
 
 
+class PerAddressThrottle(ScopedRateThrottle):
+    """The scope's rate per client address, logged in or not: signing up logs the client in,
+    and a fresh account must not bring a fresh allowance (ScopedRateThrottle counts a
+    logged-in client per account)."""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 class SignupView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [PerAddressThrottle]
     throttle_scope = "signup"
 
     @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
@@ -77,6 +88,7 @@ class SignupView(APIView):
 
 class LoginView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [PerAddressThrottle]
     throttle_scope = "login"
 
     @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
