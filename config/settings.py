@@ -293,6 +293,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["leaderboard.api_errors.SafeJSONParser"],
     "EXCEPTION_HANDLER": "leaderboard.api_errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    # Proxies in front that append the client's address to X-Forwarded-For: the throttles
+    # count the address the nearest one saw. Unset, DRF would take the whole header as the
+    # client wrote it, and a forged header would get past every per-address throttle.
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0 if DEBUG else 1, min_value=0),
     "DEFAULT_THROTTLE_RATES": {
         "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
