@@ -120,7 +120,7 @@ def bench_memory() -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=9, help="timed runs per measure (best and median)")
+    parser.add_argument("--repeat", type=int, default=15, help="timed runs per measure (best and median)")
     parser.add_argument("--any-core", action="store_true", help="do not pin the process to one core")
     args = parser.parse_args()
     if not args.any_core and hasattr(os, "sched_setaffinity"):
