@@ -88,7 +88,8 @@ def main() -> None:
     body_file.write_text(json.dumps({"actions": game["actions"], "hints": 0}))
     print(f"seeded {total:,} players with one attempt each; body {body_file.stat().st_size:,} bytes")
 
-    results = {"machine": _stack.machine(), "seconds": seconds, "body_bytes": body_file.stat().st_size}
+    results = {"machine": _stack.machine(), "seconds": seconds, "body_bytes": body_file.stat().st_size,
+               "game": {"deal": game["deal"], "actions": len(game["actions"])}}
     web = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = web.config
     worker = None

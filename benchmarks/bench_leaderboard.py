@@ -67,6 +67,7 @@ def seed(players: int, reuse: bool) -> dict:
     _seed.analyze()
     timings["analyze_s"] = time.perf_counter() - t
     timings["rank_keys_checked"] = _seed.check_rank_keys()
+    timings["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     t = time.perf_counter()
     count = services.board_rebuild(board)
     timings["board_rebuild_s"] = time.perf_counter() - t

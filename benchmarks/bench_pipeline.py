@@ -114,6 +114,7 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
     results = {"machine": _stack.machine(), "mode": "drain", "count": count,
                "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")}
     game = _stack.won_games()[0]
+    results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     number = parse_code(game["deal"]).number
     today = services.utc_today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
@@ -203,6 +204,7 @@ def main() -> None:
 
     results = {"machine": _stack.machine(), "count": count, "rate": args.rate}
     game = _stack.won_games()[0]
+    results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     number = parse_code(game["deal"]).number
     today = services.utc_today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
