@@ -131,9 +131,9 @@ def admin_pages(people) -> dict[str, bool]:
     submission = Submission.objects.first()
     pages = {reverse("admin:index"): True}
     for model in admin.site._registry:
-        label = f"{model._meta.app_label}.view_{model._meta.model_name}"
-        pages[reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")] = label in STAFF_PERMISSIONS
-        pages[reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_add")] = False
+        app, name = model._meta.app_label, model._meta.model_name
+        pages[reverse(f"admin:{app}_{name}_changelist")] = f"{app}.view_{name}" in STAFF_PERMISSIONS
+        pages[reverse(f"admin:{app}_{name}_add")] = False
     pages[reverse("admin:leaderboard_submission_change", args=[submission.pk])] = True
     pages[reverse("admin:auth_user_change", args=[people["bob"].pk])] = True
     pages[reverse("admin:leaderboard_submission_delete", args=[submission.pk])] = False

@@ -68,7 +68,8 @@ out["cookies"] = {name: {"secure": bool(m["secure"]), "httponly": bool(m["httpon
 out["headers"] = {h: r.get(h) for h in ("Strict-Transport-Security", "X-Frame-Options", "X-Content-Type-Options",
                                          "Referrer-Policy", "Cross-Origin-Opener-Policy")}
 missing = browser.get("/no/such/page/")
-out["not_found"] = [missing.status_code, "URLconf" in missing.content.decode() or "Traceback" in missing.content.decode()]
+text = missing.content.decode()
+out["not_found"] = [missing.status_code, "URLconf" in text or "Traceback" in text]
 print(json.dumps(out))
 """
 
