@@ -340,17 +340,20 @@ end
 
 
 def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int = 1,
-        rate: float | None = None, env: dict | None = None, timeout_s: int = 10) -> dict:
+        rate: float | None = None, env: dict | None = None, timeout_s: int = 10,
+        expected_ms: float = 0.0) -> dict:
     """Run wrk against a loopback ``url`` with a Lua ``script`` (text). ``rate``: pace each
-    connection with a fixed delay so the total is about ``rate`` requests per second; None
-    runs closed-loop (each connection sends its next request when the answer arrives)."""
+    connection with a fixed delay after each answer, ``connections / rate`` less the
+    ``expected_ms`` an answer takes, so the total is about ``rate`` requests per second (the
+    rate reached is measured and reported); None runs closed-loop (each connection sends its
+    next request as soon as the answer arrives)."""
     if not url.startswith("http://127.0.0.1:"):
         raise SystemExit("wrk only ever targets 127.0.0.1")
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is missing: apt-get install -y wrk")
     pace = ""
     if rate:
-        pace = f"\ndelay = function() return {1000.0 * connections / rate:.3f} end\n"
+        pace = f"\ndelay = function() return {max(1000.0 * connections / rate - expected_ms, 0):.3f} end\n"
     path = LOG_DIR / f"wrk-{time.time_ns()}.lua"
     path.write_text(script + pace + WRK_REPORT)
     argv = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout",

@@ -7,7 +7,8 @@ the deal of the day, tests/data/won_games.jsonl), with token auth: wrk walks a f
 bulk-loaded and backdated 5 to 30 minutes (a human pace: nothing gets flagged); throttles
 are set high for the server (one client, many players).
 
-Runs: closed-loop (the most it takes) and paced at the target (250/s), first with no Celery
+Runs: closed-loop (8 connections: the most it takes) and paced at the target (250/s, 32
+connections each pausing after an answer), first with no Celery
 worker running (intake alone: verification waits in the broker), then, in the full mode,
 with the worker running beside it on the same two cores. After each run: every 202 is a row
 in PostgreSQL and (without a worker) exactly one message in the broker queue.
@@ -104,8 +105,10 @@ def main() -> None:
             rows_before = Submission.objects.count()
             queue_before = client.llen("celery")
             meter = _stack.CpuMeter(*(p for p in (web, worker) if p)).start()
+            max_run = results.get(f"intake {mode} max")
             r = _stack.wrk(web.url, lua(str(pairs_file), str(body_file)), seconds=seconds,
-                           connections=args.connections, rate=rate * 1.08 if rate else None)
+                           connections=args.connections * (4 if rate else 1), rate=rate * 1.05 if rate else None,
+                           expected_ms=max_run["p50_ms"] if rate and max_run else 0)
             r["cpu"] = meter.stop()
             r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
             rows = Submission.objects.count() - rows_before
