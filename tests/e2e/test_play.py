@@ -205,9 +205,11 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     assert table_state(page) == undone
     expect(page.get_by_test_id("hints")).to_have_text("1")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#table[data-laid-out-for='390']")
     page.screenshot(path=str(artifacts / "board-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 1000})
+    # The table lays itself out again shortly after a resize: act only on the new layout.
+    page.wait_for_selector("#table[data-laid-out-for='1280']")
 
     # Back on the line until a take-back is legal: drag a foundation's top card onto a
     # column, then Ctrl+Z takes it back again.
