@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings as django_settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -65,15 +64,9 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def clean_redis():
-    """The ranking index and the cache live in Redis: each test starts with an empty database."""
-    if not django_settings.REDIS_URL:
-        yield None
-        return
-    client = redis.Redis.from_url(django_settings.REDIS_URL)
-    client.flushdb()
-    yield client
-    client.flushdb()
+def _fresh_redis(clean_redis):
+    """Each test starts with an empty Redis database."""
+    yield clean_redis
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from leaderboard import ranking
 # The pipeline's worker (a real `celery worker` process) and the service suite's fixtures.
 from pipeline.conftest import Worker, wait_for  # noqa: F401
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, clean_redis, client_for, eager_tasks, make_player, play, today_deal, won_game, won_games,
+    PASSWORD, _fresh_redis, client_for, eager_tasks, make_player, play, today_deal, won_game, won_games,
 )
 
 # -- what the fuzzers ran ---------------------------------------------------------------

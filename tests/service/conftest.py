@@ -5,7 +5,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 from django.conf import settings
 from rest_framework.test import APIClient
 
@@ -19,12 +18,9 @@ PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture(autouse=True)
-def clean_redis():
+def _fresh_redis(clean_redis):
     """Each test starts with an empty Redis database (the index and the cache)."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    client.flushdb()
-    yield client
-    client.flushdb()
+    yield clean_redis
 
 
 @pytest.fixture
