@@ -174,10 +174,11 @@ class CeleryWorker(Process):
     """``celery -A config worker`` as docker-compose runs it (prefork, --concurrency)."""
 
     def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker",
-                 db_reuse: int | None = None):
+                 db_reuse: int | None = None, lean: bool = False):
         app = "config"
-        if db_reuse:  # experiment: benchmarks/_celery_reuse.py
-            app = "_celery_reuse"
+        if db_reuse or lean:  # experiments: benchmarks/_celery_reuse.py, benchmarks/_celery_lean.py
+            app = "_celery_lean" if lean else "_celery_reuse"
+            db_reuse = db_reuse or 1000
             env = {**(env or {}), "BENCH_DB_REUSE_MAX": str(db_reuse),
                    "PYTHONPATH": f"{BENCH}:{ROOT}:{os.environ.get('PYTHONPATH', '')}"}
         argv = [PYTHON, "-m", "celery", "-A", app, "worker", "--loglevel=INFO",

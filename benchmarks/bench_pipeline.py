@@ -97,7 +97,7 @@ class Poller(threading.Thread):
             self.stop_event.wait(self.interval + 0.0001 * len(waiting))
 
 
-def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = None) -> None:
+def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = None, lean: bool = False) -> None:
     """Worker alone: bulk-load ``count`` pending submissions, queue them, verify, sample RSS."""
     _stack.django_setup()
     _stack.migrate()
@@ -112,7 +112,8 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
     from leaderboard.tasks import verify_submission
 
     results = {"machine": _stack.machine(), "mode": "drain", "count": count,
-               "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")}
+               "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")
+               + (", leaner boards_refresh (benchmarks/_celery_lean.py)" if lean else "")}
     game = _stack.won_games()[0]
     results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     number = parse_code(game["deal"]).number
@@ -126,14 +127,15 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
         cursor.execute("""
             INSERT INTO leaderboard_submission (deal_number, daily_date, actions, submitted_at, status, deliveries,
                                                 hints, error, hidden, flagged, attempt_id, player_id)
-            SELECT deal_number, daily_date, %s::jsonb, now(), 'pending', 0, 0, '', false, false, id, player_id
+            SELECT deal_number, daily_date, %s::jsonb, clock_timestamp(), 'pending', 0, 0, '', false, false, id,
+                   player_id
             FROM leaderboard_attempt ORDER BY player_id""", [json.dumps(game["actions"])])
     ids = list(Submission.objects.order_by("id").values_list("id", flat=True))
     t = time.monotonic()
     for sid in ids:
         verify_submission.apply_async((sid,), retry=False)
     print(f"queued {count:,} verifications in {time.monotonic() - t:.1f} s")
-    worker = _stack.CeleryWorker(concurrency, db_reuse=db_reuse).start()
+    worker = _stack.CeleryWorker(concurrency, db_reuse=db_reuse, lean=lean).start()
     samples = [{"verified": 0, "rss_mb": {p: round(_stack.rss_mb(p), 1) for p in worker.pids()}}]
     meter = _stack.CpuMeter(worker).start()
     t0 = time.monotonic()
@@ -157,9 +159,17 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
         worker.stop()
     deliveries = dict(Submission.objects.values_list("deliveries").annotate(n=Count("id")))
     daily = ranking.daily_board(today)
+    deal = ranking.deal_board(number)
+    from leaderboard.models import PlayerStats
+    pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
+                    .values_list("submission_id", flat=True)[:200])
     checks = {"verified": Submission.objects.filter(status="verified").count(), "deliveries": deliveries,
               "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
-              "daily Redis index": ranking.redis_ranking().size(daily)}
+              "daily Redis index": ranking.redis_ranking().size(daily),
+              "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
+              "deal Redis index": ranking.redis_ranking().size(deal),
+              "first 200 ranks equal": ranking.redis_ranking().page(daily, 0, 200) == pg_first,
+              "players with 1 daily win": PlayerStats.objects.filter(daily_wins=1, best_streak=1).count()}
     final_rss = samples[-1]["rss_mb"]
     results.update({"verified": done, "elapsed_s": round(elapsed, 1), "verified_per_s": round(done / elapsed, 1),
                     "checks": checks, "rss_samples": samples, "max_rss_mb": max(final_rss.values()),
@@ -172,7 +182,7 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
           f"{done:,} verifications (target < 150 MB after 10,000: "
           f"{'met' if done >= 10_000 and results['max_rss_mb'] < 150 else 'see count' if done < 10_000 else 'MISSED'})"
           f"; others used {cpu['others_cores']} cores")
-    _stack.save_results(f"pipeline-drain-{count}" + (f"-reuse" if db_reuse else ""), results)
+    _stack.save_results(f"pipeline-drain-{count}" + ("-lean" if lean else "-reuse" if db_reuse else ""), results)
 
 
 def main() -> None:
@@ -186,10 +196,13 @@ def main() -> None:
     parser.add_argument("--drain-timeout", type=float, default=120.0)
     parser.add_argument("--db-reuse", type=int, metavar="N",
                         help="experiment: the worker with CELERY_DB_REUSE_MAX=N (benchmarks/_celery_reuse.py)")
+    parser.add_argument("--lean", action="store_true",
+                        help="experiment: the worker with DB reuse and a leaner boards_refresh (benchmarks/_celery_lean.py)")
     parser.add_argument("--drain", type=int, metavar="N", help="worker alone: verify N bulk-loaded submissions")
     args = parser.parse_args()
     if args.drain:
-        return drain(args.drain, args.concurrency, timeout=max(args.drain_timeout, 900.0), db_reuse=args.db_reuse)
+        return drain(args.drain, args.concurrency, timeout=max(args.drain_timeout, 900.0), db_reuse=args.db_reuse,
+                     lean=args.lean)
     count = args.count or (1_000 if args.quick else 10_000)
 
     _stack.django_setup()
@@ -220,9 +233,9 @@ def main() -> None:
           f"({len(game['actions'])} actions, {len(body):,} bytes a submission)")
 
     web = _stack.Gunicorn(args.workers).start()
-    worker = _stack.CeleryWorker(args.concurrency, db_reuse=args.db_reuse).start()
+    worker = _stack.CeleryWorker(args.concurrency, db_reuse=args.db_reuse, lean=args.lean).start()
     results["gunicorn"], results["celery"] = web.config, f"prefork --concurrency={args.concurrency}" + (
-        f", CELERY_DB_REUSE_MAX={args.db_reuse}" if args.db_reuse else "")
+        f", CELERY_DB_REUSE_MAX={args.db_reuse}" if args.db_reuse else "") + (", lean" if args.lean else "")
     poller = Poller(daily)
     poller.start()
     sent: dict[int, dict] = {}
