@@ -41,7 +41,8 @@ def deal_board(number: int) -> str:
 
 
 def member(submitted_at: datetime, submission_id: int) -> str:
-    return f"{int(submitted_at.timestamp() * 1_000_000):017d}:{submission_id}"
+    """Zero-padded, so that Redis's byte order of equal scores is PostgreSQL's order."""
+    return f"{int(submitted_at.timestamp() * 1_000_000):017d}:{submission_id:012d}"
 
 
 def submission_of(member_text: str | bytes) -> int:

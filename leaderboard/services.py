@@ -282,14 +282,14 @@ def boards_refresh(submission: Submission) -> None:
     the caller's transaction), then mirror it into the Redis index after commit."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
-    User.objects.select_for_update().filter(pk=player_id).first()
+    list(User.objects.select_for_update().filter(pk=player_id).values_list("pk"))
     for board in boards_of(submission):
         scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
             "deal_number": submission.deal_number}
         best = (
             Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, hidden=False,
                                       flagged=False, **scope)
-            .order_by("rank_key", "submitted_at", "pk").first()
+            .order_by("rank_key", "submitted_at", "pk").defer("actions").first()
         )
         if best is None:
             BoardEntry.objects.filter(board=board, player_id=player_id).delete()

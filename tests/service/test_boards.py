@@ -181,3 +181,12 @@ def test_a_players_page_lists_their_daily_results(make_player, play, today_deal,
     assert profile["history"][0]["date"] == today_deal.date.isoformat()
     assert profile["history"][0]["rank"] == 1 and profile["history"][0]["won"] is True
     assert APIClient().get("/api/players/nobody/").status_code == 404
+
+
+def test_equal_keys_at_the_same_instant_rank_by_submission_id_as_in_postgresql(clean_redis):
+    from datetime import datetime, timezone
+
+    index = ranking.redis_ranking()
+    at = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
+    index.rebuild("deal:424242", [(1, 77, at, 1000), (2, 77, at, 999), (3, 76, at, 1001)])
+    assert index.page("deal:424242", 0, 3) == [1001, 999, 1000]
