@@ -97,23 +97,14 @@ class Poller(threading.Thread):
             self.stop_event.wait(self.interval + 0.0001 * len(waiting))
 
 
-def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = None, lean: bool = False) -> None:
-    """Worker alone: bulk-load ``count`` pending submissions, queue them, verify, sample RSS."""
-    _stack.django_setup()
-    _stack.migrate()
-    import redis
-    from django.db import connection
-    from django.db.models import Count
-
+def seed_day(count: int, results: dict, tokens: bool):
+    """An empty database and Redis db, today's deal from a won game, ``count`` players with
+    an attempt each (API tokens only when the API is used). Returns what the run needs."""
     import _seed
+    import redis
     from games import format_code, parse_code
-    from leaderboard import ranking, services
-    from leaderboard.models import BoardEntry, Submission
-    from leaderboard.tasks import verify_submission
+    from leaderboard import services
 
-    results = {"machine": _stack.machine(), "mode": "drain", "count": count,
-               "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")
-               + (", leaner boards_refresh (benchmarks/_celery_lean.py)" if lean else "")}
     game = _stack.won_games()[0]
     results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     number = parse_code(game["deal"]).number
@@ -121,8 +112,29 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
     client = redis.Redis.from_url(_stack.REDIS_URL)
     _seed.reset(client)
     _seed.daily_deal(today, game)
-    _seed.players(count, tokens_every=count + 1)
-    _seed.attempts(count, format_code(number, "D"), number, today)
+    if tokens:
+        _seed.players(count)
+    else:
+        _seed.players(count, tokens_every=count + 1)
+    attempts = _seed.attempts(count, format_code(number, "D"), number, today)
+    return game, number, today, client, attempts
+
+
+def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = None, lean: bool = False) -> None:
+    """Worker alone: bulk-load ``count`` pending submissions, queue them, verify, sample RSS."""
+    _stack.django_setup()
+    _stack.migrate()
+    from django.db import connection
+    from django.db.models import Count
+
+    from leaderboard import ranking
+    from leaderboard.models import BoardEntry, Submission
+    from leaderboard.tasks import verify_submission
+
+    results = {"machine": _stack.machine(), "mode": "drain", "count": count,
+               "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")
+               + (", leaner boards_refresh (benchmarks/_celery_lean.py)" if lean else "")}
+    game, number, today, client, _ = seed_day(count, results, tokens=False)
     with connection.cursor() as cursor:
         cursor.execute("""
             INSERT INTO leaderboard_submission (deal_number, daily_date, actions, submitted_at, status, deliveries,
@@ -207,24 +219,15 @@ def main() -> None:
 
     _stack.django_setup()
     _stack.migrate()
-    import redis
     from django.db.models import Count
 
     import _seed
-    from games import format_code, parse_code
-    from leaderboard import ranking, services
+    from games import format_code
+    from leaderboard import ranking
     from leaderboard.models import Attempt, BoardEntry, Submission
 
     results = {"machine": _stack.machine(), "count": count, "rate": args.rate}
-    game = _stack.won_games()[0]
-    results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
-    number = parse_code(game["deal"]).number
-    today = services.utc_today()
-    client = redis.Redis.from_url(_stack.REDIS_URL)
-    _seed.reset(client)
-    _seed.daily_deal(today, game)
-    _seed.players(count)
-    attempts = _seed.attempts(count, format_code(number, "D"), number, today)
+    game, number, today, client, attempts = seed_day(count, results, tokens=True)
     owner = {str(a): p for a, p in Attempt.objects.values_list("id", "player_id")}
     jobs = [(a, owner[a]) for a in attempts]
     body = json.dumps({"actions": game["actions"], "hints": 0}).encode()
