@@ -1,40 +1,94 @@
-"""Caching of what is read often (board pages), invalidated by a version per board.
+"""Caching of what is read often (board pages), invalidated by versions per board.
 
 A change bumps the board's version, so every cached page of it is stale at once. Each page
-is stored once, with the version it was computed at, and read together with the board's
-version in one round trip (MGET): a page whose version is not the board's current one is a
+is stored once, with the versions it was computed at, and read together with the board's
+versions in one round trip (MGET): a page whose version is not the board's current one is a
 miss. The cache backend answers "miss" when Redis is away (config.cache), so reads then go
 to the source.
+
+Pages at the top of a board stay cached on a live board: a board also has a "top" version,
+bumped only by a change that touches one of its first TOP_RANKS ranks (or whose rank is not
+known). A page that shows no rank below TOP_RANKS is still served after changes further down,
+for COUNT_LAG_SECONDS after it was computed: its rows are unchanged, only the board's size
+("count") shown with it may lag behind by that long. With a million players nearly every new
+result lands far below the top, so the top pages are computed about once a COUNT_LAG_SECONDS
+instead of at every result.
 """
 
-from django.core.cache import cache
+import logging
+import time
+
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError, TimeoutError
+
+log = logging.getLogger(__name__)
 
 PAGE_SECONDS = 300
+TOP_RANKS = 1000
+COUNT_LAG_SECONDS = 1.0
 
 
 def _version_key(board: str) -> str:
     return f"board-version:{board}"
 
 
-def board_changed(board: str) -> None:
-    key = _version_key(board)
-    try:
-        cache.incr(key)  # the usual case: the board has a version already
-    except ValueError:  # none yet: start at 1 (unless someone just did, then count this change)
-        if not cache.add(key, 1, None):
+def _top_version_key(board: str) -> str:
+    return f"board-top-version:{board}"
+
+
+def board_changed(board: str, rank: int | None = None) -> None:
+    """``board`` changed at ``rank`` (0-based, the best rank the change touched; None: not known)."""
+    boards_changed({board: rank})
+
+
+def boards_changed(changes: dict[str, int | None]) -> None:
+    """Mark boards changed, ``{board: rank as for board_changed}``, in one round trip. A rank
+    of -1 (nothing changed in the index, but the record did) stales the board's pages except
+    the top ones."""
+    keys = []
+    for board, rank in changes.items():
+        keys.append(_version_key(board))
+        if rank is None or 0 <= rank < TOP_RANKS:
+            keys.append(_top_version_key(board))
+    _incr(keys)
+
+
+def _incr(keys: list[str]) -> None:
+    """INCR each key (a missing one becomes 1): one pipeline on Redis."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        names = [backend.make_and_validate_key(key) for key in keys]
+        try:
+            pipe = backend._cache.get_client(names[0], write=True).pipeline(transaction=False)
+            for name in names:
+                pipe.incr(name)
+            pipe.execute()
+        except (ConnectionError, TimeoutError):  # as config.cache: the cache is an optimisation
+            log.warning("cache unreachable: board versions not bumped")
+        return
+    for key in keys:  # the in-memory cache of the embedded setup
+        try:
             cache.incr(key)
+        except ValueError:  # none yet: start at 1 (unless someone just did, then count this change)
+            if not cache.add(key, 1, None):
+                cache.incr(key)
 
 
-def cached(board: str, part: str, compute):
-    """``compute()`` for ``part`` of ``board``, cached until the board changes."""
-    version_key, key = _version_key(board), f"board:{board}:{part}"
-    found = cache.get_many([version_key, key])
-    version = found.get(version_key)
-    if version is None:
-        version = cache.get_or_set(version_key, 1, None)
+def cached(board: str, part: str, compute, *, last_rank: int | None = None):
+    """``compute()`` for ``part`` of ``board``, cached until the board changes. A part that
+    shows no rank below ``last_rank`` (1-based) <= TOP_RANKS is a top page (see above)."""
+    top = last_rank is not None and last_rank <= TOP_RANKS
+    version_key, top_key, key = _version_key(board), _top_version_key(board), f"board:{board}:{part}"
+    found = cache.get_many([version_key, top_key, key])
+    version, top_version = found.get(version_key, 0), found.get(top_key, 0)
     stored = found.get(key)
-    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == version:
-        return stored[1]
+    now = time.time()
+    if isinstance(stored, tuple) and len(stored) == 4:
+        stored_version, stored_top, computed_at, value = stored
+        if stored_version == version or (
+                top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS):
+            return value
     value = compute()
-    cache.set(key, (version, value), PAGE_SECONDS)
+    cache.set(key, (version, top_version, now, value), PAGE_SECONDS)
     return value

@@ -51,25 +51,9 @@ def submission_of(member_text: str | bytes) -> int:
     return int(member_text.rsplit(":", 1)[1])
 
 
-# Replaces a player's member only when the new one ranks better (or it has none): the
-# same script serves live updates and rebuilds, so replaying either is harmless.
-_UPSERT = """
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-local new_score = tonumber(ARGV[3])
-if old then
-  local old_score = tonumber(redis.call('ZSCORE', KEYS[1], old))
-  if old_score and (old_score < new_score or (old_score == new_score and old <= ARGV[2])) then
-    return 0
-  end
-  redis.call('ZREM', KEYS[1], old)
-end
-redis.call('ZADD', KEYS[1], new_score, ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 1
-"""
-
-# The same upsert for many players at once (ARGV: player, member, score, player, member, ...),
-# one entry after the other: what a rebuild sends, a thousand entries a round trip.
+# A rebuild's upsert, a thousand entries a round trip (ARGV: player, member, score, player,
+# member, ...): a player's member is replaced only when the new one ranks better (or there is
+# none), so replaying a rebuild is harmless.
 _UPSERT_MANY = """
 local done = 0
 for i = 1, #ARGV, 3 do
@@ -93,13 +77,30 @@ end
 return done
 """
 
-_REMOVE = """
+# Sets a player's member, better or worse than before, or removes it (ARGV[2] empty), and
+# answers the lowest 0-based rank the change touched: the old member's rank before, the new
+# one's after; -1 when nothing changed; -2 when the index is not ready (ranks unknown).
+_SET = """
 local old = redis.call('HGET', KEYS[2], ARGV[1])
+local member, score = ARGV[2], tonumber(ARGV[3])
+if old and old == member and tonumber(redis.call('ZSCORE', KEYS[1], old)) == score then
+  return -1
+end
+local lowest = -1
 if old then
+  local rank = redis.call('ZRANK', KEYS[1], old)
+  if rank then lowest = rank end
   redis.call('ZREM', KEYS[1], old)
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
-return old and 1 or 0
+if member ~= '' then
+  redis.call('ZADD', KEYS[1], score, member)
+  redis.call('HSET', KEYS[2], ARGV[1], member)
+  local rank = redis.call('ZRANK', KEYS[1], member)
+  if lowest < 0 or rank < lowest then lowest = rank end
+end
+if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
+return lowest
 """
 
 # A player's rank, the members around it and the board's size in one round trip (atomic, so
@@ -122,8 +123,7 @@ class RedisRanking:
 
     def __init__(self, client: redis.Redis):
         self.client = client
-        self._upsert = client.register_script(_UPSERT)
-        self._remove = client.register_script(_REMOVE)
+        self._set = client.register_script(_SET)
         self._around = client.register_script(_AROUND)
         self._upsert_many = client.register_script(_UPSERT_MANY)
 
@@ -131,21 +131,16 @@ class RedisRanking:
     def _keys(board: str) -> tuple[str, str, str]:
         return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:ready"
 
-    def record(self, board: str, player_id: int, rank: int, member_text: str, client=None) -> None:
-        zset, players, _ = self._keys(board)
-        self._upsert(keys=[zset, players], args=[player_id, member_text, rank], client=client)
-
-    def replace(self, board: str, player_id: int, rank: int, member_text: str) -> None:
-        """Set a player's entry, better or worse than before, atomically."""
-        zset, players, _ = self._keys(board)
-        pipe = self.client.pipeline(transaction=True)
-        self._remove(keys=[zset, players], args=[player_id], client=pipe)
-        self._upsert(keys=[zset, players], args=[player_id, member_text, rank], client=pipe)
-        pipe.execute()
-
-    def remove(self, board: str, player_id: int) -> None:
-        zset, players, _ = self._keys(board)
-        self._remove(keys=[zset, players], args=[player_id])
+    def set_entries(self, player_id: int, entries: dict) -> dict[str, int | None]:
+        """Set a player's entry on several boards in one round trip, better or worse than
+        before: ``{board: (rank_key, member) or None to remove}``. Answers, per board, the
+        lowest 0-based rank the change touched (-1: nothing changed; None: unknown, the index
+        is not ready)."""
+        pipe = self.client.pipeline(transaction=False)
+        for board, entry in entries.items():
+            key, member_text = entry if entry is not None else (0, "")
+            self._set(keys=list(self._keys(board)), args=[player_id, member_text, key], client=pipe)
+        return {board: None if rank == -2 else rank for board, rank in zip(entries, pipe.execute())}
 
     def is_ready(self, board: str) -> bool:
         return bool(self.client.exists(self._keys(board)[2]))

@@ -124,7 +124,7 @@ def board_page(board: str, page: int, page_size: int) -> dict:
         ids, total = _ranked_ids(board, offset, page_size)
         return {"board": board, "count": total, "page": page, "page_size": page_size,
                 "results": _rows(ids, offset + 1)}
-    return cache.cached(board, f"page:{page}:{page_size}", compute)
+    return cache.cached(board, f"page:{page}:{page_size}", compute, last_rank=page * page_size)
 
 
 def board_around(board: str, player, radius: int) -> dict:

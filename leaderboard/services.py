@@ -3,6 +3,7 @@ the admin share them)."""
 
 import hashlib
 import hmac
+import json
 import logging
 import uuid
 from datetime import date, datetime, timedelta
@@ -183,12 +184,9 @@ def submission_verify(submission_id: int) -> Submission | None:
     """Claim (pending -> verifying), replay, store the result. A duplicate delivery, or a
     submission another worker holds, changes nothing and returns None."""
     claim = uuid.uuid4()
-    claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
-        status=Status.VERIFYING, claim=claim, claimed_at=timezone.now(), deliveries=F("deliveries") + 1,
-    )
-    if not claimed:
+    submission = _claim(submission_id, claim)
+    if submission is None:
         return None
-    submission = Submission.objects.select_related("attempt").get(pk=submission_id)
     result = games.replay(submission.attempt.deal_code, submission.actions)
     with transaction.atomic():
         fields = _result_fields(submission, result)
@@ -200,7 +198,43 @@ def submission_verify(submission_id: int) -> Submission | None:
         for name, value in fields.items():
             setattr(submission, name, value)
         if submission.status == Status.VERIFIED:
-            boards_refresh(submission)
+            boards_refresh(submission, verified_now=True)
+    return submission
+
+
+_CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "submitted_at", "hints",
+            "hidden", "deliveries")
+_CLAIMED_SQL = ", ".join(f's."{name}"' for name in _CLAIMED)
+
+
+def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
+    """Pending -> verifying under ``claim``; the submission (what verifying it needs) and its
+    attempt, or None when it is not pending. On PostgreSQL one UPDATE ... RETURNING."""
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
+            status=Status.VERIFYING, claim=claim, claimed_at=now, deliveries=F("deliveries") + 1,
+        )
+        return Submission.objects.select_related("attempt").get(pk=submission_id) if claimed else None
+    submission_table, attempt_table = Submission._meta.db_table, Attempt._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{submission_table}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
+            f'"deliveries" = s."deliveries" + 1 FROM "{attempt_table}" a '
+            f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
+            f'RETURNING {_CLAIMED_SQL}, a."deal_code", a."started_at"',
+            [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(_CLAIMED, row))
+    if isinstance(values["actions"], str):  # jsonb as text, as Django's backend loads it
+        values["actions"] = json.loads(values["actions"])
+    deal_code, started_at = row[len(_CLAIMED):]
+    submission = Submission(**values, status=Status.VERIFYING, claim=claim, claimed_at=now)
+    submission.attempt = Attempt(pk=values["attempt_id"], player_id=values["player_id"], deal_code=deal_code,
+                                 deal_number=values["deal_number"], daily_date=values["daily_date"],
+                                 started_at=started_at)
     return submission
 
 
@@ -277,56 +311,99 @@ def boards_of(submission: Submission) -> list[str]:
     return boards
 
 
-def boards_refresh(submission: Submission) -> None:
-    """Recompute the player's best entry on each board the submission belongs to (inside
-    the caller's transaction), then mirror it into the Redis index after commit."""
+def boards_refresh(submission: Submission, *, verified_now: bool = False) -> None:
+    """Recompute the player's best entry on each board the submission belongs to, and their
+    stats (inside the caller's transaction), then mirror the changes into the Redis index after
+    commit. ``verified_now``: the submission's result has just been stored and nothing else of
+    the player's changed, so each entry can only improve (on PostgreSQL one conditional upsert
+    for both boards) and a game that was not won leaves the stats as they were."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
-    list(User.objects.select_for_update().filter(pk=player_id).values_list("pk"))
-    for board in boards_of(submission):
-        scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
-            "deal_number": submission.deal_number}
-        best = (
-            Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, hidden=False,
-                                      flagged=False, **scope)
-            .order_by("rank_key", "submitted_at", "pk").defer("actions").first()
-        )
-        if best is None:
-            BoardEntry.objects.filter(board=board, player_id=player_id).delete()
-        else:
-            BoardEntry.objects.update_or_create(
-                board=board, player_id=player_id,
-                defaults={"submission": best, "rank_key": best.rank_key, "submitted_at": best.submitted_at},
-            )
-        transaction.on_commit(lambda board=board: board_mirror(board, player_id))
-    if submission.daily_date:
+    list(User.objects.select_for_update().filter(pk=player_id).values_list("pk", flat=True))
+    boards = boards_of(submission)
+    if verified_now and connection.vendor == "postgresql":
+        boards = _entries_improve(submission.pk, boards)
+    else:
+        for board in boards:
+            _entry_recompute(board, submission)
+    stats = bool(submission.daily_date) and (not verified_now or (submission.won and not submission.flagged))
+    if stats:
         stats_refresh(player_id)
+    if boards or stats:
+        transaction.on_commit(lambda: boards_mirror(boards, player_id, players=stats))
 
 
-def board_mirror(board: str, player_id: int) -> None:
-    """Copy a player's committed entry into the Redis index (re-read, so that callbacks
-    running out of order still leave the latest record). When that fails, the board's index
-    is dropped: the next read rebuilds it from PostgreSQL instead of serving a stale rank."""
+def _entry_recompute(board: str, submission: Submission) -> None:
+    """The player's entry on ``board``: their best verified result there that is on the boards."""
+    scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
+        "deal_number": submission.deal_number}
+    best = (
+        Submission.objects.filter(player_id=submission.player_id, status=Status.VERIFIED, hidden=False,
+                                  flagged=False, **scope)
+        .order_by("rank_key", "submitted_at", "pk").values_list("pk", "rank_key", "submitted_at").first()
+    )
+    if best is None:
+        BoardEntry.objects.filter(board=board, player_id=submission.player_id).delete()
+        return
+    BoardEntry.objects.bulk_create(
+        [BoardEntry(board=board, player_id=submission.player_id, submission_id=best[0], rank_key=best[1],
+                    submitted_at=best[2])],
+        update_conflicts=True, unique_fields=["board", "player"],
+        update_fields=["submission", "rank_key", "submitted_at"],
+    )
+
+
+def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
+    """PostgreSQL, a newly verified submission: on each board, make it the player's entry
+    when it is on the boards and ranks better than their entry (or they have none), in one
+    statement. The boards whose entry changed."""
+    entry_table, submission_table = BoardEntry._meta.db_table, Submission._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO "{entry_table}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
+            f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
+            f'FROM "{submission_table}" s, unnest(%s::varchar[]) AS b(board) '
+            f'WHERE s."id" = %s AND s."status" = %s AND NOT s."hidden" AND NOT s."flagged" '
+            f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
+            f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
+            f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
+            f'< (e."rank_key", e."submitted_at", e."submission_id") '
+            f'RETURNING e."board"', [boards, submission_id, Status.VERIFIED])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -> None:
+    """Copy a player's committed entries on ``boards`` into the Redis index (re-read, so that
+    callbacks running out of order still leave the latest record), then mark the boards
+    changed (and the players' board when ``players``). When the index update fails, those
+    boards' indexes are dropped: the next read rebuilds them from PostgreSQL instead of
+    serving a stale rank."""
+    changed: dict[str, int | None] = dict.fromkeys(boards)
     index = ranking.redis_ranking()
-    if index is not None:
+    if index is not None and boards:
         try:
-            entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
-            if entry is None:
-                index.remove(board, player_id)
-            else:
-                index.replace(board, player_id, entry.rank_key,
-                              ranking.member(entry.submitted_at, entry.submission_id))
+            entries = dict.fromkeys(boards)
+            for board, key, submitted_at, submission_id in BoardEntry.objects.filter(
+                    player_id=player_id, board__in=boards).values_list("board", "rank_key", "submitted_at",
+                                                                      "submission"):
+                entries[board] = (key, ranking.member(submitted_at, submission_id))
+            changed = index.set_entries(player_id, entries)
         except Exception:  # PostgreSQL or Redis away after the commit
-            log.warning("ranking index not updated for %s; dropping it", board, exc_info=True)
-            try:
-                index.drop(board)
-            except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
-                log.warning("ranking index of %s not dropped", board, exc_info=True)
-    cache.board_changed(board)
+            log.warning("ranking index not updated for %s; dropping it", boards, exc_info=True)
+            changed = dict.fromkeys(boards)
+            for board in boards:
+                try:
+                    index.drop(board)
+                except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
+                    log.warning("ranking index of %s not dropped", board, exc_info=True)
+    if players:
+        changed["players"] = None
+    cache.boards_changed(changed)
 
 
 def stats_refresh(player_id: int) -> PlayerStats:
-    """Daily wins and streaks, recomputed from the player's verified daily wins."""
+    """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
+    marks the players' board changed after commit)."""
     days = sorted(set(
         Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, won=True, hidden=False,
                                   flagged=False, daily_date__isnull=False)
@@ -338,12 +415,12 @@ def stats_refresh(player_id: int) -> PlayerStats:
         run = run + 1 if previous and day - previous == timedelta(days=1) else 1
         best = max(best, run)
         previous = day
-    stats, _ = PlayerStats.objects.update_or_create(
-        player_id=player_id,
-        defaults={"daily_wins": len(days), "best_streak": best, "last_streak": run if days else 0,
-                  "last_win_date": previous},
+    stats = PlayerStats(player_id=player_id, daily_wins=len(days), best_streak=best,
+                        last_streak=run if days else 0, last_win_date=previous)
+    PlayerStats.objects.bulk_create(
+        [stats], update_conflicts=True, unique_fields=["player"],
+        update_fields=["daily_wins", "best_streak", "last_streak", "last_win_date"],
     )
-    transaction.on_commit(lambda: cache.board_changed("players"))
     return stats
 
 

@@ -132,10 +132,10 @@ def test_hiding_a_result_takes_it_off_and_showing_puts_it_back(make_player, play
     submission = Submission.objects.get()
     services.submission_set_hidden(submission, True)
     # transaction.on_commit does not fire inside the test's transaction: mirror as a commit would
-    services.board_mirror(board_key(today_deal), submission.player_id)
+    services.boards_mirror([board_key(today_deal)], submission.player_id)
     assert board("/api/leaderboards/daily/")["count"] == 0
     services.submission_set_hidden(submission, False)
-    services.board_mirror(board_key(today_deal), submission.player_id)
+    services.boards_mirror([board_key(today_deal)], submission.player_id)
     assert names(board("/api/leaderboards/daily/")) == ["alice"]
 
 
