@@ -173,20 +173,12 @@ class Gunicorn(Process):
 class CeleryWorker(Process):
     """``celery -A config worker`` as docker-compose runs it (prefork, --concurrency)."""
 
-    def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker",
-                 db_reuse: int | None = None, lean: bool = False):
-        app = "config"
-        if db_reuse or lean:  # experiments: benchmarks/_celery_reuse.py, benchmarks/_celery_lean.py
-            app = "_celery_lean" if lean else "_celery_reuse"
-            db_reuse = db_reuse or 1000
-            env = {**(env or {}), "BENCH_DB_REUSE_MAX": str(db_reuse),
-                   "PYTHONPATH": f"{BENCH}:{ROOT}:{os.environ.get('PYTHONPATH', '')}"}
-        argv = [PYTHON, "-m", "celery", "-A", app, "worker", "--loglevel=INFO",
+    def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker"):
+        argv = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
                 f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
                 "--without-heartbeat", "-n", f"bench-{name}-{os.getpid()}@%h"]
         super().__init__(name, argv, env)
         self.concurrency = concurrency
-        self.db_reuse = db_reuse
 
     def start(self, timeout: float = 60) -> "CeleryWorker":
         super().start()

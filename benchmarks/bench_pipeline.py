@@ -120,7 +120,7 @@ def seed_day(count: int, results: dict, tokens: bool):
     return game, number, today, client, attempts
 
 
-def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = None, lean: bool = False) -> None:
+def drain(count: int, concurrency: int, timeout: float) -> None:
     """Worker alone: bulk-load ``count`` pending submissions, queue them, verify, sample RSS."""
     _stack.django_setup()
     _stack.migrate()
@@ -132,8 +132,7 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
     from leaderboard.tasks import verify_submission
 
     results = {"machine": _stack.machine(), "mode": "drain", "count": count,
-               "celery": f"prefork --concurrency={concurrency}" + (f", CELERY_DB_REUSE_MAX={db_reuse}" if db_reuse else "")
-               + (", leaner boards_refresh (benchmarks/_celery_lean.py)" if lean else "")}
+               "celery": f"prefork --concurrency={concurrency}"}
     game, number, today, client, _ = seed_day(count, results, tokens=False)
     with connection.cursor() as cursor:
         cursor.execute("""
@@ -147,7 +146,7 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
     for sid in ids:
         verify_submission.apply_async((sid,), retry=False)
     print(f"queued {count:,} verifications in {time.monotonic() - t:.1f} s")
-    worker = _stack.CeleryWorker(concurrency, db_reuse=db_reuse, lean=lean).start()
+    worker = _stack.CeleryWorker(concurrency).start()
     samples = [{"verified": 0, "rss_mb": {p: round(_stack.rss_mb(p), 1) for p in worker.pids()}}]
     meter = _stack.CpuMeter(worker).start()
     t0 = time.monotonic()
@@ -194,7 +193,7 @@ def drain(count: int, concurrency: int, timeout: float, db_reuse: int | None = N
           f"{done:,} verifications (target < 150 MB after 10,000: "
           f"{'met' if done >= 10_000 and results['max_rss_mb'] < 150 else 'see count' if done < 10_000 else 'MISSED'})"
           f"; others used {cpu['others_cores']} cores")
-    _stack.save_results(f"pipeline-drain-{count}" + ("-lean" if lean else "-reuse" if db_reuse else ""), results)
+    _stack.save_results(f"pipeline-drain-{count}", results)
 
 
 def main() -> None:
@@ -206,15 +205,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (docker-compose: 3)")
     parser.add_argument("--concurrency", type=int, default=2, help="Celery worker processes (docker-compose: 2)")
     parser.add_argument("--drain-timeout", type=float, default=120.0)
-    parser.add_argument("--db-reuse", type=int, metavar="N",
-                        help="experiment: the worker with CELERY_DB_REUSE_MAX=N (benchmarks/_celery_reuse.py)")
-    parser.add_argument("--lean", action="store_true",
-                        help="experiment: the worker with DB reuse and a leaner boards_refresh (benchmarks/_celery_lean.py)")
     parser.add_argument("--drain", type=int, metavar="N", help="worker alone: verify N bulk-loaded submissions")
     args = parser.parse_args()
     if args.drain:
-        return drain(args.drain, args.concurrency, timeout=max(args.drain_timeout, 900.0), db_reuse=args.db_reuse,
-                     lean=args.lean)
+        return drain(args.drain, args.concurrency, timeout=max(args.drain_timeout, 900.0))
     count = args.count or (1_000 if args.quick else 10_000)
 
     _stack.django_setup()
@@ -236,9 +230,8 @@ def main() -> None:
           f"({len(game['actions'])} actions, {len(body):,} bytes a submission)")
 
     web = _stack.Gunicorn(args.workers).start()
-    worker = _stack.CeleryWorker(args.concurrency, db_reuse=args.db_reuse, lean=args.lean).start()
-    results["gunicorn"], results["celery"] = web.config, f"prefork --concurrency={args.concurrency}" + (
-        f", CELERY_DB_REUSE_MAX={args.db_reuse}" if args.db_reuse else "") + (", lean" if args.lean else "")
+    worker = _stack.CeleryWorker(args.concurrency).start()
+    results["gunicorn"], results["celery"] = web.config, f"prefork --concurrency={args.concurrency}"
     poller = Poller(daily)
     poller.start()
     sent: dict[int, dict] = {}
