@@ -77,30 +77,35 @@ end
 return done
 """
 
-# Sets a player's member, better or worse than before, or removes it (ARGV[2] empty), and
-# answers the lowest 0-based rank the change touched: the old member's rank before, the new
-# one's after; -1 when nothing changed; -2 when the index is not ready (ranks unknown).
+# Sets a player's member on each board (KEYS: zset, hash, ready of each; ARGV: player, then
+# member and score per board), better or worse than before, or removes it (member empty), and
+# answers per board the lowest 0-based rank the change touched: the old member's rank before,
+# the new one's after; -1 when nothing changed; -2 when the index is not ready (ranks unknown).
 _SET = """
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-local member, score = ARGV[2], tonumber(ARGV[3])
-if old and old == member and tonumber(redis.call('ZSCORE', KEYS[1], old)) == score then
-  return -1
+local player, answers = ARGV[1], {}
+for b = 1, #KEYS / 3 do
+  local zset, hash, ready = KEYS[3 * b - 2], KEYS[3 * b - 1], KEYS[3 * b]
+  local member, score = ARGV[2 * b], tonumber(ARGV[2 * b + 1])
+  local old = redis.call('HGET', hash, player)
+  local lowest = -1
+  if not (old and old == member and tonumber(redis.call('ZSCORE', zset, old)) == score) then
+    if old then
+      local rank = redis.call('ZRANK', zset, old)
+      if rank then lowest = rank end
+      redis.call('ZREM', zset, old)
+      redis.call('HDEL', hash, player)
+    end
+    if member ~= '' then
+      redis.call('ZADD', zset, score, member)
+      redis.call('HSET', hash, player, member)
+      local rank = redis.call('ZRANK', zset, member)
+      if lowest < 0 or rank < lowest then lowest = rank end
+    end
+    if redis.call('EXISTS', ready) == 0 then lowest = -2 end
+  end
+  answers[b] = lowest
 end
-local lowest = -1
-if old then
-  local rank = redis.call('ZRANK', KEYS[1], old)
-  if rank then lowest = rank end
-  redis.call('ZREM', KEYS[1], old)
-  redis.call('HDEL', KEYS[2], ARGV[1])
-end
-if member ~= '' then
-  redis.call('ZADD', KEYS[1], score, member)
-  redis.call('HSET', KEYS[2], ARGV[1], member)
-  local rank = redis.call('ZRANK', KEYS[1], member)
-  if lowest < 0 or rank < lowest then lowest = rank end
-end
-if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
-return lowest
+return answers
 """
 
 # A player's rank, the members around it and the board's size in one round trip (atomic, so
@@ -132,15 +137,18 @@ class RedisRanking:
         return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:ready"
 
     def set_entries(self, player_id: int, entries: dict) -> dict[str, int | None]:
-        """Set a player's entry on several boards in one round trip, better or worse than
-        before: ``{board: (rank_key, member) or None to remove}``. Answers, per board, the
-        lowest 0-based rank the change touched (-1: nothing changed; None: unknown, the index
-        is not ready)."""
-        pipe = self.client.pipeline(transaction=False)
+        """Set a player's entry on several boards in one round trip (one script: a pipeline
+        of scripts would first ask whether they are loaded), better or worse than before:
+        ``{board: (rank_key, member) or None to remove}``. Answers, per board, the lowest
+        0-based rank the change touched (-1: nothing changed; None: unknown, the index is
+        not ready)."""
+        keys, args = [], [player_id]
         for board, entry in entries.items():
             key, member_text = entry if entry is not None else (0, "")
-            self._set(keys=list(self._keys(board)), args=[player_id, member_text, key], client=pipe)
-        return {board: None if rank == -2 else rank for board, rank in zip(entries, pipe.execute())}
+            keys += self._keys(board)
+            args += (member_text, key)
+        ranks = self._set(keys=keys, args=args) if entries else []
+        return {board: None if rank == -2 else rank for board, rank in zip(entries, ranks)}
 
     def is_ready(self, board: str) -> bool:
         return bool(self.client.exists(self._keys(board)[2]))

@@ -190,16 +190,30 @@ def submission_verify(submission_id: int) -> Submission | None:
     result = games.replay(submission.attempt.deal_code, submission.actions)
     with transaction.atomic():
         fields = _result_fields(submission, result)
-        stored = Submission.objects.filter(pk=submission_id, status=Status.VERIFYING, claim=claim).update(
-            **fields
-        )
-        if not stored:  # re-claimed after we took too long: the other worker finishes it
-            return None
+        if not _result_store(submission_id, claim, fields):
+            return None  # re-claimed after we took too long: the other worker finishes it
         for name, value in fields.items():
             setattr(submission, name, value)
         if submission.status == Status.VERIFIED:
             boards_refresh(submission, verified_now=True)
     return submission
+
+
+# The hot statements of a verification are plain SQL on PostgreSQL: compiling the ORM's query
+# cost about as much CPU as PostgreSQL spent running it. Other databases (SQLite) use the ORM.
+_SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_table, BoardEntry._meta.db_table
+_STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
+
+
+def _postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _sql(sql: str, params) -> list[tuple] | int:
+    """Plain SQL: the rows it returns, or the rows it changed when it returns none."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall() if cursor.description else cursor.rowcount
 
 
 _CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "submitted_at", "hints",
@@ -211,22 +225,20 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     """Pending -> verifying under ``claim``; the submission (what verifying it needs) and its
     attempt, or None when it is not pending. On PostgreSQL one UPDATE ... RETURNING."""
     now = timezone.now()
-    if connection.vendor != "postgresql":
+    if not _postgresql():
         claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
             status=Status.VERIFYING, claim=claim, claimed_at=now, deliveries=F("deliveries") + 1,
         )
         return Submission.objects.select_related("attempt").get(pk=submission_id) if claimed else None
-    submission_table, attempt_table = Submission._meta.db_table, Attempt._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{submission_table}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
-            f'"deliveries" = s."deliveries" + 1 FROM "{attempt_table}" a '
-            f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
-            f'RETURNING {_CLAIMED_SQL}, a."deal_code", a."started_at"',
-            [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
-        row = cursor.fetchone()
-    if row is None:
+    rows = _sql(
+        f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
+        f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
+        f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
+        f'RETURNING {_CLAIMED_SQL}, a."deal_code", a."started_at"',
+        [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
+    if not rows:
         return None
+    row = rows[0]
     values = dict(zip(_CLAIMED, row))
     if isinstance(values["actions"], str):  # jsonb as text, as Django's backend loads it
         values["actions"] = json.loads(values["actions"])
@@ -236,6 +248,16 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
                                  deal_number=values["deal_number"], daily_date=values["daily_date"],
                                  started_at=started_at)
     return submission
+
+
+def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
+    """Store the result, if the claim is still ours."""
+    if not _postgresql():
+        return bool(Submission.objects.filter(pk=submission_id, status=Status.VERIFYING, claim=claim)
+                    .update(**fields))
+    columns = ", ".join(f'"{name}" = %s' for name in fields)
+    return _sql(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
+                [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
 
 
 def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
@@ -319,9 +341,12 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
     for both boards) and a game that was not won leaves the stats as they were."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
-    list(User.objects.select_for_update().filter(pk=player_id).values_list("pk", flat=True))
+    if _postgresql():
+        _sql(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
+    else:
+        list(User.objects.select_for_update().filter(pk=player_id).values_list("pk", flat=True))
     boards = boards_of(submission)
-    if verified_now and connection.vendor == "postgresql":
+    if verified_now and _postgresql():
         boards = _entries_improve(submission.pk, boards)
     else:
         for board in boards:
@@ -357,19 +382,16 @@ def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
     """PostgreSQL, a newly verified submission: on each board, make it the player's entry
     when it is on the boards and ranks better than their entry (or they have none), in one
     statement. The boards whose entry changed."""
-    entry_table, submission_table = BoardEntry._meta.db_table, Submission._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'INSERT INTO "{entry_table}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
-            f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
-            f'FROM "{submission_table}" s, unnest(%s::varchar[]) AS b(board) '
-            f'WHERE s."id" = %s AND s."status" = %s AND NOT s."hidden" AND NOT s."flagged" '
-            f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
-            f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
-            f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
-            f'< (e."rank_key", e."submitted_at", e."submission_id") '
-            f'RETURNING e."board"', [boards, submission_id, Status.VERIFIED])
-        return [row[0] for row in cursor.fetchall()]
+    return [board for board, in _sql(
+        f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
+        f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
+        f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
+        f'WHERE s."id" = %s AND s."status" = %s AND NOT s."hidden" AND NOT s."flagged" '
+        f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
+        f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
+        f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
+        f'< (e."rank_key", e."submitted_at", e."submission_id") '
+        f'RETURNING e."board"', [boards, submission_id, Status.VERIFIED])]
 
 
 def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -> None:
@@ -383,9 +405,7 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     if index is not None and boards:
         try:
             entries = dict.fromkeys(boards)
-            for board, key, submitted_at, submission_id in BoardEntry.objects.filter(
-                    player_id=player_id, board__in=boards).values_list("board", "rank_key", "submitted_at",
-                                                                      "submission"):
+            for board, key, submitted_at, submission_id in _entries_of(player_id, boards):
                 entries[board] = (key, ranking.member(submitted_at, submission_id))
             changed = index.set_entries(player_id, entries)
         except Exception:  # PostgreSQL or Redis away after the commit
@@ -401,14 +421,29 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     cache.boards_changed(changed)
 
 
+def _entries_of(player_id: int, boards: list[str]):
+    """``(board, rank_key, submitted_at, submission_id)`` of the player's entries on ``boards``."""
+    if _postgresql():
+        return _sql(f'SELECT "board", "rank_key", "submitted_at", "submission_id" FROM "{_ENTRIES}" '
+                    f'WHERE "player_id" = %s AND "board" = ANY(%s)', [player_id, boards])
+    return BoardEntry.objects.filter(player_id=player_id, board__in=boards).values_list(
+        "board", "rank_key", "submitted_at", "submission")
+
+
 def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
-    days = sorted(set(
-        Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, won=True, hidden=False,
-                                  flagged=False, daily_date__isnull=False)
-        .values_list("daily_date", flat=True)
-    ))
+    if _postgresql():
+        days = [day for day, in _sql(
+            f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
+            f'AND "won" AND NOT "hidden" AND NOT "flagged" AND "daily_date" IS NOT NULL ORDER BY 1',
+            [player_id, Status.VERIFIED])]
+    else:
+        days = sorted(set(
+            Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, won=True, hidden=False,
+                                      flagged=False, daily_date__isnull=False)
+            .values_list("daily_date", flat=True)
+        ))
     best = run = 0
     previous = None
     for day in days:
@@ -417,10 +452,17 @@ def stats_refresh(player_id: int) -> PlayerStats:
         previous = day
     stats = PlayerStats(player_id=player_id, daily_wins=len(days), best_streak=best,
                         last_streak=run if days else 0, last_win_date=previous)
-    PlayerStats.objects.bulk_create(
-        [stats], update_conflicts=True, unique_fields=["player"],
-        update_fields=["daily_wins", "best_streak", "last_streak", "last_win_date"],
-    )
+    if _postgresql():
+        _sql(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
+             f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
+             f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
+             f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
+             [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
+    else:
+        PlayerStats.objects.bulk_create(
+            [stats], update_conflicts=True, unique_fields=["player"],
+            update_fields=["daily_wins", "best_streak", "last_streak", "last_win_date"],
+        )
     return stats
 
 

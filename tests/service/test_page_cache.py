@@ -29,6 +29,8 @@ def test_setting_entries_answers_the_best_rank_the_change_touched(clean_redis):
     assert index.set_entries(8, {board: None}) == {board: -1}  # nobody to remove
     assert index.set_entries(1, {"deal:78": member(5, 12)}) == {"deal:78": None}  # not ready: ranks unknown
     assert index.page(board, 0, 10) == [2, 9, 4, 11, 5]
+    both = index.set_entries(4, {"deal:78": member(1, 13), board: member(1, 13)})  # one round trip
+    assert both == {"deal:78": None, board: 0} and index.page(board, 0, 2) == [13, 2]
 
 
 @pytest.fixture
