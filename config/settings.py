@@ -297,7 +297,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PARSER_CLASSES": ["leaderboard.api_errors.SafeJSONParser"],
     "EXCEPTION_HANDLER": "leaderboard.api_errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    # DRF's scoped rates counted in a fixed window with one Redis INCR (leaderboard/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["leaderboard.throttling.ScopedCountThrottle"],
     # Proxies in front that append the client's address to X-Forwarded-For: the throttles
     # count the address the nearest one saw. Unset, DRF would take the whole header as the
     # client wrote it, and a forged header would get past every per-address throttle.

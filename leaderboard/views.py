@@ -10,7 +10,6 @@ from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 import games
@@ -24,6 +23,7 @@ from .serializers import (
     PlayersOut,
     ProfileOut, SubmissionAccepted, SubmissionIn, SubmissionOut,
 )
+from .throttling import PerAddressThrottle
 
 ERRORS = {code: OpenApiResponse(ErrorOut) for code in (400, 401, 403, 404, 409, 413, 429)}
 PAGE_PARAMS = [
@@ -62,15 +62,6 @@ def _account(user, token: str | None = None) -> dict:
     if token:
         data["token"] = token
     return data
-
-
-class PerAddressThrottle(ScopedRateThrottle):
-    """The scope's rate per client address, logged in or not: signing up logs the client in,
-    and a fresh account must not bring a fresh allowance (ScopedRateThrottle counts a
-    logged-in client per account)."""
-
-    def get_cache_key(self, request, view):
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class SignupView(APIView):

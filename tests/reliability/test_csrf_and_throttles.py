@@ -1,9 +1,13 @@
 """CSRF on every session-authenticated write, and the throttles on sign-up, log-in, submission
-and hints, proven with small rates (DRF's ScopedRateThrottle reads its rates at class level)."""
+and hints, proven with small rates (the throttles read DRF's ScopedRateThrottle's rates, set
+at class level), counted in a fixed window (leaderboard/throttling.py)."""
 
 import json
+import time
 
 import pytest
+import redis
+from django.conf import settings as django_settings
 from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
@@ -162,3 +166,34 @@ def test_hints_are_throttled(tight_rates):
     for _ in range(LIMIT):
         assert post(client, "/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": []}).status_code == 200
     assert_throttled(post(client, "/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": []}))
+
+
+def test_a_window_ends_and_its_counter_never_outlives_it(monkeypatch, make_player):
+    """The count lives in one Redis key that expires with the window: Retry-After is what is
+    left of it, the client is let in again once it ends, and a counter that lost its expiry
+    (a crash between the INCR and the EXPIRE) gets one on the next request."""
+    if not django_settings.REDIS_URL:
+        pytest.skip("needs the Redis cache backend")
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"login": "2/second"})
+    make_player("alice")
+    client = Client()
+    guess = {"username": "alice", "password": "guess"}
+    assert [post(client, "/api/auth/login/", guess).status_code for _ in range(3)] == [400, 400, 429]
+    store = redis.Redis.from_url(django_settings.REDIS_URL)
+    (key,) = store.keys("*throttle-count:login:*")
+    assert store.get(key) == b"3" and 0 < store.pttl(key) <= 1000
+    time.sleep(1.1)
+    assert post(client, "/api/auth/login/", guess).status_code == 400
+    store.persist(key)
+    assert store.ttl(key) == -1
+    assert post(client, "/api/auth/login/", guess).status_code == 400
+    assert 0 < store.pttl(key) <= 1000
+
+
+def test_retry_after_is_what_is_left_of_the_window(monkeypatch, make_player):
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"login": "1/hour"})
+    make_player("alice")
+    client = Client()
+    assert post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}).status_code == 400
+    refused = post(client, "/api/auth/login/", {"username": "alice", "password": "guess"})
+    assert refused.status_code == 429 and 3590 <= int(refused["Retry-After"]) <= 3600
