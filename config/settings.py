@@ -291,7 +291,8 @@ BOARD_MAX_PAGE_SIZE = env_int("BOARD_MAX_PAGE_SIZE", 100, min_value=1)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes "not logged in" a 401, not a 403.
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's TokenAuthentication with the lookup cached (leaderboard/authentication.py).
+        "leaderboard.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -310,6 +311,10 @@ REST_FRAMEWORK = {
         "hint": env_str("THROTTLE_HINT", "60/minute"),
     },
 }
+
+# How long a token's lookup may be served from the cache. Deleting the token or saving the
+# user forgets it at once; this bounds only changes made without model signals. 0: no cache.
+AUTH_TOKEN_CACHE_SECONDS = env_int("AUTH_TOKEN_CACHE_SECONDS", 300, min_value=0)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Easy Harp Daily API",

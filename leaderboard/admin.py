@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
 from . import services
+from .authentication import forget_users
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
 User = get_user_model()
@@ -82,4 +83,6 @@ class PlayerAdmin(UserAdmin):
 
     @admin.action(description="Disable the selected accounts", permissions=["change"])
     def disable(self, request, queryset):
+        disabled = list(queryset.values_list("pk", flat=True))
         queryset.update(is_active=False)
+        forget_users(disabled)  # an update sends no signal: their tokens stop working now

@@ -1,0 +1,86 @@
+"""Token authentication with the token -> player lookup cached, so a request with a token
+costs one cache read instead of a query joining the whole user row.
+
+The rule: a cached lookup never outlives the token or the account it names.
+- Deleting a token (a rotation is a delete and a new key), deleting a user, or saving a user
+  (deactivating, renaming, making staff) forgets the user's cached tokens when the change
+  commits: the next request reads PostgreSQL again.
+- Changes that send no model signal (``QuerySet.update``, raw SQL, a restored backup) and a
+  request that read the old row just before the change committed and cached it just after
+  are bounded by the entry's lifetime, ``AUTH_TOKEN_CACHE_SECONDS`` (0 turns the cache off).
+The admin's "disable" action (a queryset update) calls ``forget_users`` itself.
+
+Only what requests use is cached (no password hash): the user comes back as a model instance
+with the other fields deferred, read from PostgreSQL if something asks for them. Inactive
+accounts and unknown tokens are never cached. When the cache is unreachable it answers "miss"
+(config.cache) and every request reads PostgreSQL, as before.
+"""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.db import router, transaction
+from django.db.models.signals import post_delete, post_save
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+
+User = get_user_model()
+_USER_FIELDS = {"id", "username", "is_active", "is_staff", "is_superuser"}
+# Model.from_db takes a subset of the fields in the model's own order.
+USER_FIELDS = [f.attname for f in User._meta.concrete_fields if f.attname in _USER_FIELDS]
+
+
+def _cache_key(token_key: str) -> str:
+    return f"auth-token:{token_key}"
+
+
+def _cacheable(token_key: str) -> bool:
+    # A real key is 40 hex digits; anything else goes to PostgreSQL (and fails there) rather
+    # than becoming a cache key.
+    return settings.AUTH_TOKEN_CACHE_SECONDS > 0 and len(token_key) <= 64 and token_key.isalnum()
+
+
+class CachedTokenAuthentication(TokenAuthentication):
+    """DRF's ``TokenAuthentication`` (same header, same errors) reading a cache first."""
+
+    def authenticate_credentials(self, key):
+        if not _cacheable(key):
+            return super().authenticate_credentials(key)
+        found = cache.get(_cache_key(key))
+        if found is not None:
+            created, values = found
+            db = router.db_for_read(User)
+            user = User.from_db(db, USER_FIELDS, values)
+            return user, Token.from_db(router.db_for_read(Token), ["key", "user_id", "created"],
+                                       [key, user.pk, created])
+        user, token = super().authenticate_credentials(key)  # raises for unknown keys and inactive users
+        values = tuple(getattr(user, name) for name in USER_FIELDS)
+        cache.set(_cache_key(key), (token.created, values), settings.AUTH_TOKEN_CACHE_SECONDS)
+        return user, token
+
+
+def forget_tokens(token_keys) -> None:
+    """Drop these tokens' cached lookups (at commit, when inside a transaction)."""
+    keys = [_cache_key(k) for k in token_keys]
+    if keys:
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def forget_users(user_ids) -> None:
+    """Drop the cached lookups of every token of these users."""
+    forget_tokens(Token.objects.filter(user_id__in=list(user_ids)).values_list("key", flat=True))
+
+
+def _token_changed(sender, instance, **kwargs):
+    forget_tokens([instance.key])
+
+
+def _user_saved(sender, instance, update_fields=None, **kwargs):
+    if kwargs.get("created") or (update_fields is not None and set(update_fields) <= {"last_login"}):
+        return  # a new account has no token cached; a log-in changes nothing a token lookup caches
+    forget_users([instance.pk])
+
+
+post_save.connect(_token_changed, sender=Token, dispatch_uid="auth-token-saved")
+post_delete.connect(_token_changed, sender=Token, dispatch_uid="auth-token-deleted")
+post_save.connect(_user_saved, sender=User, dispatch_uid="auth-user-saved")
