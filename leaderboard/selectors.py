@@ -11,6 +11,7 @@ from django.db.models import Q
 from . import cache, ranking, services
 from .errors import Forbidden, NotFound
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
+from .rendering import json_bytes
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -125,14 +126,15 @@ def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
     return rows
 
 
-def board_page(board: str, page: int, page_size: int) -> dict:
-    """One page of a board, ranks 1-based. Cached until the board changes."""
+def board_page(board: str, page: int, page_size: int) -> bytes:
+    """One page of a board, ranks 1-based, as the API's JSON. Cached until the board changes,
+    rendered: a cached page is sent as stored (``rendering.JSONBytesResponse``)."""
     def compute():
         offset = (page - 1) * page_size
         ids, total = _ranked_ids(board, offset, page_size)
-        return {"board": board, "count": total, "page": page, "page_size": page_size,
-                "results": _rows(ids, offset + 1)}
-    return cache.cached(board, f"page:{page}:{page_size}", compute, last_rank=page * page_size)
+        return json_bytes({"board": board, "count": total, "page": page, "page_size": page_size,
+                           "results": _rows(ids, offset + 1)})
+    return cache.cached(board, f"page-json:{page}:{page_size}", compute, last_rank=page * page_size)
 
 
 def board_around(board: str, player, radius: int) -> dict:

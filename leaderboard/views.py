@@ -18,6 +18,7 @@ from games.deal import MAX_DEAL
 from . import selectors, services
 from .errors import Invalid, NotFound, TooLarge
 from .ranking import daily_board, deal_board
+from .rendering import JSONBytesResponse
 from .serializers import (
     AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn, HintOut,
     PlayersOut,
@@ -194,7 +195,7 @@ class _BoardView(APIView):
                 raise NotAuthenticated("Log in to see your own rank.")
             return Response(selectors.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
-        return Response(selectors.board_page(board, page, size))
+        return JSONBytesResponse(selectors.board_page(board, page, size))
 
 
 class DailyBoardView(_BoardView):

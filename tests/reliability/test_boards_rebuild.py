@@ -4,6 +4,7 @@ recent daily boards from PostgreSQL, and they rank exactly as PostgreSQL does.
 (tests/service/test_boards.py covers the lazy rebuild when a reader finds a board gone.)
 """
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -62,7 +63,7 @@ def test_a_flushed_index_is_rebuilt_by_reconcile_with_the_same_ranks(two_days, c
     for board in two_days:
         assert index.is_ready(board) and index.size(board) == 8
         assert ranks(board) == expected[board]
-        page = selectors.board_page(board, 1, 8)
+        page = json.loads(selectors.board_page(board, 1, 8))
         assert [row["rank"] for row in page["results"]] == list(range(1, 9))
     assert services.boards_reconcile() == []  # nothing left to do
 
