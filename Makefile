@@ -1,7 +1,8 @@
 # Easy Harp Daily: the two commands of the README.
 #
 #   make run    local server on http://127.0.0.1:8000 (SQLite, in-process tasks; needs only python3)
-#   make test   the test suite against PostgreSQL and Redis (PYTEST_ARGS="-k foo" to pass args)
+#   make test   the test suite against PostgreSQL and Redis, then tests/service on SQLite
+#               (PYTEST_ARGS="-k foo" to pass args; then only the first run)
 #
 # Both create .venv when it is missing and (re)install requirements only when the
 # requirement files differ from the copy stamped inside .venv.
@@ -20,7 +21,7 @@ PYTEST_ARGS ?=
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: run test venv deps dev-deps chromium
+.PHONY: run test test-sqlite venv deps dev-deps chromium
 
 run: deps
 	$(PY) manage.py migrate --noinput
@@ -31,6 +32,16 @@ test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/easyharp
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: dev-deps chromium
 	$(PY) -m pytest $(PYTEST_ARGS)
+ifeq ($(strip $(PYTEST_ARGS)),)
+	$(MAKE) --no-print-directory test-sqlite
+endif
+
+# The service tests again on SQLite, the database of `make run`: the hot paths of intake
+# and verification are plain SQL on PostgreSQL and the ORM elsewhere, and both must hold.
+# (An in-memory test database: the file named here is never created.)
+test-sqlite: export REDIS_URL ?= redis://127.0.0.1:6379/15
+test-sqlite: dev-deps
+	DATABASE_URL=sqlite:///$(CURDIR)/.venv/unused.sqlite3 $(PY) -m pytest -q tests/service
 
 venv:
 	@if [ ! -x "$(PY)" ]; then \
