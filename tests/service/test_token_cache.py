@@ -39,7 +39,7 @@ def test_a_known_token_is_read_from_the_cache_after_the_first_request(make_playe
     assert queries_of(token) == []  # then no query at all for /me
     body = me(token).json()
     assert body == {"username": "alice", "authenticated": True, "is_staff": False}
-    created, values = cache.get(_cache_key(token))
+    values = cache.get(_cache_key(token))
     assert alice.password not in values and alice.pk in values  # no password hash in the cache
 
 
@@ -88,6 +88,8 @@ def test_a_changed_account_is_seen_at_once(make_player, rf, django_capture_on_co
         assert answer.json()["username"] == "alicia"
     else:
         assert answer.status_code == 401
+        assert answer.json()["error"]["message"] == ("Invalid token." if change == "delete"
+                                                     else "User inactive or deleted.")
 
 
 def test_a_log_in_keeps_the_cached_lookup(make_player, django_capture_on_commit_callbacks):
@@ -115,6 +117,7 @@ def test_unknown_and_malformed_tokens_are_refused_and_not_cached(make_player):
     make_player("alice")
     for bad in ("0" * 40, "x" * 300, "not-a-token"):
         assert me(bad).status_code == 401
+        assert me(bad).json()["error"]["message"] == "Invalid token."  # DRF's own words
     assert cache.get(_cache_key("0" * 40)) is None
 
 
