@@ -1,0 +1,33 @@
+"""selectors.attempt_for reads the attempt with one plain statement on PostgreSQL: the same
+attempt, field for field, as the ORM reads it; unknown is 404, another player's is 403."""
+
+import uuid
+
+import pytest
+
+from games import format_code
+from leaderboard import selectors, services
+from leaderboard.errors import Forbidden, NotFound
+from leaderboard.models import Attempt
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_attempt_read_is_the_orms_field_for_field(make_player, today_deal):
+    alice = make_player("alice")
+    for code in ("EH1-N-AAAAAAF", format_code(today_deal.number, "D")):  # a numbered deal, the daily one
+        started = services.attempt_start(player=alice, deal_code=code)
+        read = selectors.attempt_for(alice, started.pk)
+        stored = Attempt.objects.get(pk=started.pk)
+        for field in Attempt._meta.concrete_fields:
+            assert getattr(read, field.attname) == getattr(stored, field.attname), field.name
+        assert read.started_at.tzinfo is not None and not read._state.adding
+
+
+def test_an_unknown_attempt_is_not_found_and_anothers_is_forbidden(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    started = services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
+    with pytest.raises(NotFound):
+        selectors.attempt_for(alice, uuid.uuid4())
+    with pytest.raises(Forbidden):
+        selectors.attempt_for(bob, started.pk)
