@@ -73,12 +73,14 @@ class ResilientRedisCache(RedisCache):
     @_degrade((1, None))
     def incr_window(self, key: str, seconds: int) -> tuple[int, int | None]:
         """Count one more hit on ``key`` in a window of ``seconds`` that starts at the first
-        hit: (hits so far, seconds left). One round trip (INCR and TTL), a second one only to
-        start the window, so no key is ever left without an expiry. Unreachable: (1, None)."""
+        hit: (hits so far, seconds left). One round trip (SET NX with the expiry, INCR, TTL),
+        and a key found without an expiry gets one, so none outlives its window. Unreachable:
+        (1, None)."""
         key = self.make_and_validate_key(key)
         client = self._cache.get_client(key, write=True)
-        count, ttl = client.pipeline(transaction=False).incr(key).ttl(key).execute()
-        if ttl < 0:  # a new window (or one whose EXPIRE was lost): it lasts ``seconds`` from now
+        pipe = client.pipeline(transaction=False)
+        _, count, ttl = pipe.set(key, 0, ex=seconds, nx=True).incr(key).ttl(key).execute()
+        if ttl < 0:  # expired between the SET and the INCR (or an EXPIRE lost): a new window
             client.expire(key, seconds)
             ttl = seconds
         return count, ttl
