@@ -104,7 +104,8 @@ def _row_values(submission_ids: list[int]):
     with connection.cursor() as cursor:
         cursor.execute(
             f'SELECT s."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", {_ISO_UTC} '
-            f'FROM "{submission}" s INNER JOIN "{user}" u ON s."player_id" = u."id" WHERE s."id" = ANY(%s::bigint[])',
+            f'FROM "{submission}" s INNER JOIN "{user}" u ON s."player_id" = u."id" '
+            f'WHERE s."id" = ANY(%s::bigint[])',
             ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
         return cursor.fetchall()
 
