@@ -145,6 +145,23 @@ def first_malformed(actions) -> tuple[int, str] | None:
     return None
 
 
+# The hot statements of intake and verification are plain SQL on PostgreSQL: compiling the
+# ORM's query cost about as much CPU as PostgreSQL spent running it. SQLite keeps the ORM.
+_SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_table, BoardEntry._meta.db_table
+_STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
+
+
+def _postgresql() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _sql(sql: str, params) -> list[tuple] | int:
+    """Plain SQL: the rows it returns, or the rows it changed when it returns none."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall() if cursor.description else cursor.rowcount
+
+
 def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit."""
     if attempt.player_id != player.pk:
@@ -217,23 +234,6 @@ def submission_verify(submission_id: int) -> Submission | None:
         if submission.status == Status.VERIFIED:
             boards_refresh(submission, verified_now=True)
     return submission
-
-
-# The hot statements of a verification are plain SQL on PostgreSQL: compiling the ORM's query
-# cost about as much CPU as PostgreSQL spent running it. Other databases (SQLite) use the ORM.
-_SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_table, BoardEntry._meta.db_table
-_STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
-
-
-def _postgresql() -> bool:
-    return connection.vendor == "postgresql"
-
-
-def _sql(sql: str, params) -> list[tuple] | int:
-    """Plain SQL: the rows it returns, or the rows it changed when it returns none."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall() if cursor.description else cursor.rowcount
 
 
 _CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "submitted_at", "hints",
