@@ -259,7 +259,13 @@ CELERY_ENABLE_UTC = True
 CELERY_TASK_PUBLISH_RETRY = False
 # max_retries 0: a publish whose broker is down fails at once (kombu's default retries for
 # about 6 s, holding the request). The worker's own reconnection has its own retry settings.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5, "max_retries": 0}
+# ack_emulation off: a fetched message leaves the queue, instead of a copy also being kept in
+# Redis until the task ends (two more round trips per task and a periodic sweep), a copy that
+# came back only after visibility_timeout (an hour). What a killed worker held is found by beat
+# instead, as it already was well within that hour: requeue_stale queues again a submission left
+# pending (STALE_PENDING_SECONDS) or verifying (STALE_VERIFYING_SECONDS).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5, "max_retries": 0,
+                                   "ack_emulation": False}
 CELERY_BEAT_SCHEDULE = {
     "requeue-stale-submissions": {"task": "leaderboard.tasks.requeue_stale_submissions", "schedule": 15.0},
     "prepare-daily-deals": {"task": "leaderboard.tasks.prepare_daily_deals", "schedule": 3600.0},

@@ -68,3 +68,23 @@ def test_an_illegal_log_is_rejected_by_the_worker_with_its_index(worker):
     assert result["status"] == "rejected" and result["error_index"] == 2
     assert "KC cannot go on" in result["error"]
     assert bob.get("/api/leaderboards/deals/5/").json()["count"] == 0
+
+
+def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
+    """ack_emulation off: no unacked copy in Redis (two round trips a task); beat's requeue_stale
+    is what finds a task a killed worker held (tests/reliability/test_worker_faults.py)."""
+    import redis
+    from django.utils import timezone
+
+    from leaderboard import services
+
+    settings.SUBMISSION_MAX_ACTIONS = 800_000
+    player = services.user_signup(username="carol", password=PASSWORD)
+    attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
+                                     started_at=timezone.now() - timedelta(days=2))
+    long_log = ["s", "u"] * 400_000  # a replay of a few seconds
+    submission = services.submission_create(attempt=attempt, player=player, actions=long_log)
+    wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verifying").exists(), interval=0.01)
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    assert broker.llen("celery") == 0 and not broker.exists("unacked", "unacked_index")
+    wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verified").exists(), timeout=60)
