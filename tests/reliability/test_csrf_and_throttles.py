@@ -197,3 +197,13 @@ def test_retry_after_is_what_is_left_of_the_window(monkeypatch, make_player):
     assert post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}).status_code == 400
     refused = post(client, "/api/auth/login/", {"username": "alice", "password": "guess"})
     assert refused.status_code == 429 and 3590 <= int(refused["Retry-After"]) <= 3600
+
+
+def test_the_in_memory_cache_of_local_development_throttles_too(tight_rates, make_player, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "throttle-test"}}
+    make_player("alice")
+    client = Client()
+    for _ in range(LIMIT):
+        assert post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}).status_code == 400
+    assert_throttled(post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}))
