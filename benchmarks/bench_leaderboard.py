@@ -16,8 +16,11 @@ on 127.0.0.1 with wrk:
 Each is measured closed-loop (8 connections: the most the stack serves) and paced at the target
 rate (32 connections, each pausing after an answer so that the total is about the target). "live"
 runs also bump the board's cache version ``--live-rate`` times a second with the project's
-``leaderboard.cache.board_changed`` (what verified results do to the board), so cached pages
-keep expiring as they would on the day itself.
+``leaderboard.cache.board_changed`` (what verified results do to the board), each at a rank
+drawn uniformly over the board (as the index reports it for a new result), so cached pages
+keep expiring as they would on the day itself: every page below the top ones at every change,
+the top ones (the first 1,000 ranks) when a change lands among them or their count is a second
+old.
 
     .venv/bin/python benchmarks/bench_leaderboard.py --quick     # 100,000 players, 8 s runs
     .venv/bin/python benchmarks/bench_leaderboard.py             # 1,000,000 players, 20 s runs
@@ -27,6 +30,7 @@ keep expiring as they would on the day itself.
 from __future__ import annotations
 
 import argparse
+import random
 import threading
 import time
 from datetime import date
@@ -154,11 +158,13 @@ def table_reads() -> dict:
 
 
 class Bumper(threading.Thread):
-    """Marks the board changed ``rate`` times a second, as verified results do."""
+    """Marks the board changed ``rate`` times a second, as verified results do, each at a
+    random rank among the board's ``size`` (a fixed seed: the same ranks every run)."""
 
-    def __init__(self, board: str, rate: float):
+    def __init__(self, board: str, rate: float, size: int):
         super().__init__(daemon=True)
         self.board, self.rate, self.stop_event, self.count = board, rate, threading.Event(), 0
+        self.ranks = random.Random(5).choices(range(size), k=1 << 16)
         self.cpu_s = 0.0
 
     def run(self):
@@ -168,7 +174,7 @@ class Bumper(threading.Thread):
         cpu = time.thread_time()
         while not self.stop_event.is_set():
             self.cpu_s = time.thread_time() - cpu
-            cache.board_changed(self.board)
+            cache.board_changed(self.board, self.ranks[self.count % len(self.ranks)])
             self.count += 1
             wait = start + self.count / self.rate - time.monotonic()
             if wait > 0:
@@ -219,7 +225,7 @@ def main() -> None:
             # warm every gunicorn worker's connections and the page cache
             _stack.wrk(server.url + path, script, seconds=2, connections=args.connections)
             for live in (False,) if args.no_live else (False, True):
-                bumper = Bumper(board, args.live_rate) if live else None
+                bumper = Bumper(board, args.live_rate, players) if live else None
                 if bumper:
                     bumper.start()
                 try:
