@@ -128,14 +128,20 @@ def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
 
 
 def board_page(board: str, page: int, page_size: int) -> bytes:
-    """One page of a board, ranks 1-based, as the API's JSON. Cached until the board changes,
-    rendered: a cached page is sent as stored (``rendering.JSONBytesResponse``)."""
+    """One page of a board, ranks 1-based, as the API's JSON. A top page (within the first
+    ``cache.TOP_RANKS``) is cached, rendered: a cached page is sent as stored
+    (``rendering.JSONBytesResponse``). Deeper pages are computed each time: on a live board
+    every result stales them, and one is rarely asked twice, so caching them cost a read and a
+    write per request for few hits."""
     def compute():
         offset = (page - 1) * page_size
         ids, total = _ranked_ids(board, offset, page_size)
         return json_bytes({"board": board, "count": total, "page": page, "page_size": page_size,
                            "results": _rows(ids, offset + 1)})
-    return cache.cached(board, f"page-json:{page}:{page_size}", compute, last_rank=page * page_size)
+    last_rank = page * page_size
+    if last_rank > cache.TOP_RANKS:
+        return compute()
+    return cache.cached(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
 
 
 def board_around(board: str, player, radius: int) -> dict:
