@@ -19,12 +19,14 @@ accounts and unknown tokens are never cached. When the cache is unreachable it a
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import connections, router, transaction
+from django.db import router, transaction
 from django.utils.translation import gettext_lazy as _
 from django.db.models.signals import post_delete, post_save
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
+
+from . import sql
 
 User = get_user_model()
 _USER_FIELDS = {"id", "username", "is_active", "is_staff", "is_superuser"}
@@ -65,11 +67,9 @@ def _lookup(key: str) -> tuple | None:
     select_related cost more to compile than the query to run)."""
     columns = ", ".join(f'u."{User._meta.get_field(name).column}"' for name in USER_FIELDS)
     user_id = Token._meta.get_field("user").column
-    with connections[router.db_for_read(Token)].cursor() as cursor:
-        cursor.execute(f'SELECT {columns} FROM "{Token._meta.db_table}" t INNER JOIN "{User._meta.db_table}" u '
-                       f'ON u."{User._meta.pk.column}" = t."{user_id}" WHERE t."key" = %s', [key])
-        row = cursor.fetchone()
-    return tuple(row) if row else None
+    rows = sql.run(f'SELECT {columns} FROM "{Token._meta.db_table}" t INNER JOIN "{User._meta.db_table}" u '
+                   f'ON u."{User._meta.pk.column}" = t."{user_id}" WHERE t."key" = %s', [key])
+    return tuple(rows[0]) if rows else None
 
 
 def forget_tokens(token_keys) -> None:

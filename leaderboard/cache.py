@@ -15,14 +15,9 @@ result lands far below the top, so the top pages are computed about once a COUNT
 instead of at every result.
 """
 
-import logging
 import time
 
-from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import ConnectionError, TimeoutError
-
-log = logging.getLogger(__name__)
+from django.core.cache import cache
 
 PAGE_SECONDS = 300
 TOP_RANKS = 1000
@@ -55,17 +50,10 @@ def boards_changed(changes: dict[str, int | None]) -> None:
 
 
 def _incr(keys: list[str]) -> None:
-    """INCR each key (a missing one becomes 1): one pipeline on Redis."""
-    backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        names = [backend.make_and_validate_key(key) for key in keys]
-        try:
-            pipe = backend._cache.get_client(names[0], write=True).pipeline(transaction=False)
-            for name in names:
-                pipe.incr(name)
-            pipe.execute()
-        except (ConnectionError, TimeoutError):  # as config.cache: the cache is an optimisation
-            log.warning("cache unreachable: board versions not bumped")
+    """INCR each key (a missing one becomes 1)."""
+    incr_many = getattr(cache, "incr_many", None)
+    if incr_many is not None:  # config.cache's Redis backend: one round trip
+        incr_many(keys)
         return
     for key in keys:  # the in-memory cache of the embedded setup
         try:

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
 
-from . import cache, ranking, services
+from . import cache, ranking, services, sql
 from .errors import Forbidden, NotFound
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 from .rendering import json_bytes
@@ -97,17 +97,15 @@ def _row_values(submission_ids: list[int]):
     more than 50 parameters anew every time, and its list dumper is slower than a join)."""
     if not submission_ids:
         return []
-    if connection.vendor != "postgresql":
+    if not sql.on_postgresql():
         rows = Submission.objects.filter(pk__in=submission_ids).values_list(*_ROW_FIELDS)
         return [(*row[:-1], row[-1].isoformat()) for row in rows]
     submission, user = Submission._meta.db_table, User._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT s."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", {_ISO_UTC} '
-            f'FROM "{submission}" s INNER JOIN "{user}" u ON s."player_id" = u."id" '
-            f'WHERE s."id" = ANY(%s::bigint[])',
-            ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
-        return cursor.fetchall()
+    return sql.run(
+        f'SELECT s."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", {_ISO_UTC} '
+        f'FROM "{submission}" s INNER JOIN "{user}" u ON s."player_id" = u."id" '
+        f'WHERE s."id" = ANY(%s::bigint[])',
+        ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
 
 
 def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
@@ -224,13 +222,11 @@ _ATTEMPT_FIELDS = Attempt._meta.concrete_fields
 def _attempt(attempt_id) -> Attempt | None:
     """The attempt, whole. On PostgreSQL one plain statement: every submission reads one,
     and compiling the ORM query cost more than running it."""
-    if connection.vendor != "postgresql":
+    if not sql.on_postgresql():
         return Attempt.objects.filter(pk=attempt_id).first()
     columns = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(f'SELECT {columns} FROM "{Attempt._meta.db_table}" WHERE "id" = %s', [attempt_id])
-        row = cursor.fetchone()
-    return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], row) if row else None
+    rows = sql.run(f'SELECT {columns} FROM "{Attempt._meta.db_table}" WHERE "id" = %s', [attempt_id])
+    return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], rows[0]) if rows else None
 
 
 def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:

@@ -21,7 +21,7 @@ import games
 from games import solver
 from games.deal import MAX_DEAL
 
-from . import cache, ranking
+from . import cache, ranking, sql
 from .errors import Conflict, Forbidden, Invalid, TooLarge
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
@@ -61,9 +61,8 @@ def user_signup(*, username: str, password: str):
 def _lock_username(username: str) -> None:
     """Serialise sign-ups of one name in any case until the transaction ends: the unique
     index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
+    if sql.on_postgresql():
+        sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
 
 
 def user_token(user) -> str:
@@ -145,21 +144,9 @@ def first_malformed(actions) -> tuple[int, str] | None:
     return None
 
 
-# The hot statements of intake and verification are plain SQL on PostgreSQL: compiling the
-# ORM's query cost about as much CPU as PostgreSQL spent running it. SQLite keeps the ORM.
+# The tables of the plain-SQL statements below (leaderboard.sql: PostgreSQL only).
 _SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_table, BoardEntry._meta.db_table
 _STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
-
-
-def _postgresql() -> bool:
-    return connection.vendor == "postgresql"
-
-
-def _sql(sql: str, params) -> list[tuple] | int:
-    """Plain SQL: the rows it returns, or the rows it changed when it returns none."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall() if cursor.description else cursor.rowcount
 
 
 def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> Submission:
@@ -178,7 +165,7 @@ def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> S
                             daily_date=attempt.daily_date, actions=actions, hints=hints,
                             submitted_at=timezone.now())
     try:
-        if _postgresql() and not connection.in_atomic_block:
+        if sql.on_postgresql() and not connection.in_atomic_block:
             _submission_insert(submission)  # one statement: its own transaction
         else:
             with transaction.atomic():  # a savepoint inside the caller's transaction
@@ -201,7 +188,7 @@ def _submission_insert(submission: Submission) -> None:
 
     values = [getattr(submission, name) for name in _INSERTED]
     values[_INSERTED.index("actions")] = Jsonb(submission.actions)
-    [(submission.pk,)] = _sql(
+    [(submission.pk,)] = sql.run(
         f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) '
         f'RETURNING "id"', values)
     submission._state.adding = False
@@ -245,12 +232,12 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     """Pending -> verifying under ``claim``; the submission (what verifying it needs) and its
     attempt, or None when it is not pending. On PostgreSQL one UPDATE ... RETURNING."""
     now = timezone.now()
-    if not _postgresql():
+    if not sql.on_postgresql():
         claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
             status=Status.VERIFYING, claim=claim, claimed_at=now, deliveries=F("deliveries") + 1,
         )
         return Submission.objects.select_related("attempt").get(pk=submission_id) if claimed else None
-    rows = _sql(
+    rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
@@ -272,11 +259,11 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
 
 def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
     """Store the result, if the claim is still ours."""
-    if not _postgresql():
+    if not sql.on_postgresql():
         return bool(Submission.objects.filter(pk=submission_id, status=Status.VERIFYING, claim=claim)
                     .update(**fields))
     columns = ", ".join(f'"{name}" = %s' for name in fields)
-    return _sql(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
+    return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
                 [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
 
 
@@ -361,12 +348,12 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
     for both boards) and a game that was not won leaves the stats as they were."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
-    if _postgresql():
-        _sql(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
+    if sql.on_postgresql():
+        sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
     else:
         list(User.objects.select_for_update().filter(pk=player_id).values_list("pk", flat=True))
     boards = boards_of(submission)
-    if verified_now and _postgresql():
+    if verified_now and sql.on_postgresql():
         boards = _entries_improve(submission.pk, boards)
     else:
         for board in boards:
@@ -402,7 +389,7 @@ def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
     """PostgreSQL, a newly verified submission: on each board, make it the player's entry
     when it is on the boards and ranks better than their entry (or they have none), in one
     statement. The boards whose entry changed."""
-    return [board for board, in _sql(
+    return [board for board, in sql.run(
         f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
         f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
         f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
@@ -443,8 +430,8 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
 
 def _entries_of(player_id: int, boards: list[str]):
     """``(board, rank_key, submitted_at, submission_id)`` of the player's entries on ``boards``."""
-    if _postgresql():
-        return _sql(f'SELECT "board", "rank_key", "submitted_at", "submission_id" FROM "{_ENTRIES}" '
+    if sql.on_postgresql():
+        return sql.run(f'SELECT "board", "rank_key", "submitted_at", "submission_id" FROM "{_ENTRIES}" '
                     f'WHERE "player_id" = %s AND "board" = ANY(%s)', [player_id, boards])
     return BoardEntry.objects.filter(player_id=player_id, board__in=boards).values_list(
         "board", "rank_key", "submitted_at", "submission")
@@ -453,8 +440,8 @@ def _entries_of(player_id: int, boards: list[str]):
 def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
-    if _postgresql():
-        days = [day for day, in _sql(
+    if sql.on_postgresql():
+        days = [day for day, in sql.run(
             f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
             f'AND "won" AND NOT "hidden" AND NOT "flagged" AND "daily_date" IS NOT NULL ORDER BY 1',
             [player_id, Status.VERIFIED])]
@@ -472,8 +459,8 @@ def stats_refresh(player_id: int) -> PlayerStats:
         previous = day
     stats = PlayerStats(player_id=player_id, daily_wins=len(days), best_streak=best,
                         last_streak=run if days else 0, last_win_date=previous)
-    if _postgresql():
-        _sql(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
+    if sql.on_postgresql():
+        sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
              f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
              f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
              f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
