@@ -6,4 +6,4 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self):
-        from . import authentication  # noqa: F401  (connects the token cache's invalidation signals)
+        from . import signals  # noqa: F401  (connects what keeps the caches true to the record)

@@ -3,8 +3,8 @@ costs one cache read instead of a query joining the whole user row.
 
 The rule: a cached lookup never outlives the token or the account it names.
 - Deleting a token (a rotation is a delete and a new key), deleting a user, or saving a user
-  (deactivating, renaming, making staff) forgets the user's cached tokens when the change
-  commits: the next request reads PostgreSQL again.
+  (deactivating, renaming, making staff: ``leaderboard.signals``) forgets the user's cached
+  tokens when the change commits: the next request reads PostgreSQL again.
 - Changes that send no model signal (``QuerySet.update``, raw SQL, a restored backup) and a
   request that read the old row just before the change committed and cached it just after
   are bounded by the entry's lifetime, ``AUTH_TOKEN_CACHE_SECONDS`` (0 turns the cache off).
@@ -88,12 +88,5 @@ def _token_changed(sender, instance, **kwargs):
     forget_tokens([instance.key])
 
 
-def _user_saved(sender, instance, update_fields=None, **kwargs):
-    if kwargs.get("created") or (update_fields is not None and set(update_fields) <= {"last_login"}):
-        return  # a new account has no token cached; a log-in changes nothing a token lookup caches
-    forget_users([instance.pk])
-
-
 post_save.connect(_token_changed, sender=Token, dispatch_uid="auth-token-saved")
 post_delete.connect(_token_changed, sender=Token, dispatch_uid="auth-token-deleted")
-post_save.connect(_user_saved, sender=User, dispatch_uid="auth-user-saved")

@@ -51,13 +51,13 @@ def submission_of(member_text: str | bytes) -> int:
     return int(member_text.rsplit(":", 1)[1])
 
 
-# A rebuild's upsert, a thousand entries a round trip (ARGV: player, member, score, player,
-# member, ...): a player's member is replaced only when the new one ranks better (or there is
-# none), so replaying a rebuild is harmless.
+# A rebuild's upsert, a thousand entries a round trip (KEYS: zset, players, rows; ARGV: player,
+# member, score, row, player, ...): a player's member is replaced only when the new one ranks
+# better (or there is none), so replaying a rebuild is harmless. An empty row stores none.
 _UPSERT_MANY = """
 local done = 0
-for i = 1, #ARGV, 3 do
-  local player, member, new_score = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
+for i = 1, #ARGV, 4 do
+  local player, member, new_score, row = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
   local old = redis.call('HGET', KEYS[2], player)
   local keep = false
   if old then
@@ -66,26 +66,30 @@ for i = 1, #ARGV, 3 do
       keep = true
     else
       redis.call('ZREM', KEYS[1], old)
+      redis.call('HDEL', KEYS[3], old)
     end
   end
   if not keep then
     redis.call('ZADD', KEYS[1], new_score, member)
     redis.call('HSET', KEYS[2], player, member)
+    if row ~= '' then redis.call('HSET', KEYS[3], member, row) end
     done = done + 1
   end
 end
+redis.call('EXPIRE', KEYS[3], ROWS_SECONDS)
 return done
 """
 
-# Sets a player's member on each board (KEYS: zset, hash, ready of each; ARGV: player, then
-# member and score per board), better or worse than before, or removes it (member empty), and
-# answers per board the lowest 0-based rank the change touched: the old member's rank before,
-# the new one's after; -1 when nothing changed; -2 when the index is not ready (ranks unknown).
+# Sets a player's member on each board (KEYS: zset, players, rows, ready of each; ARGV: player,
+# then member, score and row per board), better or worse than before, or removes it (member
+# empty), and answers per board the lowest 0-based rank the change touched: the old member's
+# rank before, the new one's after; -1 when the ranks did not change; -2 when the index is not
+# ready (ranks unknown). The row is stored even when the ranks did not change (a renamed player).
 _SET = """
 local player, answers = ARGV[1], {}
-for b = 1, #KEYS / 3 do
-  local zset, hash, ready = KEYS[3 * b - 2], KEYS[3 * b - 1], KEYS[3 * b]
-  local member, score = ARGV[2 * b], tonumber(ARGV[2 * b + 1])
+for b = 1, #KEYS / 4 do
+  local zset, hash, rows, ready = KEYS[4 * b - 3], KEYS[4 * b - 2], KEYS[4 * b - 1], KEYS[4 * b]
+  local member, score, row = ARGV[3 * b - 1], tonumber(ARGV[3 * b]), ARGV[3 * b + 1]
   local old = redis.call('HGET', hash, player)
   local lowest = -1
   if not (old and old == member and tonumber(redis.call('ZSCORE', zset, old)) == score) then
@@ -94,6 +98,7 @@ for b = 1, #KEYS / 3 do
       if rank then lowest = rank end
       redis.call('ZREM', zset, old)
       redis.call('HDEL', hash, player)
+      redis.call('HDEL', rows, old)
     end
     if member ~= '' then
       redis.call('ZADD', zset, score, member)
@@ -103,14 +108,30 @@ for b = 1, #KEYS / 3 do
     end
     if redis.call('EXISTS', ready) == 0 then lowest = -2 end
   end
+  if member ~= '' and row ~= '' then
+    redis.call('HSET', rows, member, row)
+    redis.call('EXPIRE', rows, ROWS_SECONDS)
+  end
   answers[b] = lowest
 end
 return answers
 """
 
-# A player's rank, the members around it and the board's size in one round trip (atomic, so
-# the rank and the rows come from the same moment of the board).
+# A page: the board's size, the members ranked ARGV[1] .. ARGV[2] and their stored rows (false
+# where none is stored), in one round trip; false when the index is not ready.
+_PAGE = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return false end
+local members = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
+local rows = {}
+if #members > 0 then rows = redis.call('HMGET', KEYS[2], unpack(members)) end
+return {redis.call('ZCARD', KEYS[1]), members, rows}
+"""
+
+# A player's rank, the members around it with their rows and the board's size in one round
+# trip (atomic, so the rank and the rows come from the same moment of the board); false when
+# the index is not ready.
 _AROUND = """
+if redis.call('EXISTS', KEYS[4]) == 0 then return false end
 local total = redis.call('ZCARD', KEYS[1])
 local found = redis.call('HGET', KEYS[2], ARGV[1])
 if not found then return {total} end
@@ -118,57 +139,92 @@ local rank = redis.call('ZRANK', KEYS[1], found)
 if not rank then return {total} end
 local offset = rank - tonumber(ARGV[2])
 if offset < 0 then offset = 0 end
-return {total, rank, offset, redis.call('ZRANGE', KEYS[1], offset, offset + tonumber(ARGV[3]) - 1)}
+local members = redis.call('ZRANGE', KEYS[1], offset, offset + tonumber(ARGV[3]) - 1)
+return {total, rank, offset, members, redis.call('HMGET', KEYS[3], unpack(members))}
+"""
+
+# A player's 0-based rank; -1 when not on the board, -2 when the index is not ready.
+_RANK = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
+local found = redis.call('HGET', KEYS[2], ARGV[1])
+if not found then return -1 end
+return redis.call('ZRANK', KEYS[1], found) or -1
+"""
+
+# Store rows read from PostgreSQL (ARGV: member, row, ...) for members still on the board.
+_FILL = """
+for i = 1, #ARGV, 2 do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+end
+redis.call('EXPIRE', KEYS[2], ROWS_SECONDS)
+return 0
 """
 
 
+# Rows are a cache of PostgreSQL's (readers fill what is missing): a board's rows live this long
+# after their last write, so a closed day's rows leave memory while its ranks stay.
+ROWS_SECONDS = 2 * 24 * 3600
+_UPSERT_MANY, _SET, _FILL = (script.replace("ROWS_SECONDS", str(ROWS_SECONDS))
+                              for script in (_UPSERT_MANY, _SET, _FILL))
+
+
+class NotReady(Exception):
+    """The board's index does not hold the whole record (lost, or never built)."""
+
+
 class RedisRanking:
-    """One sorted set (member: time:submission) and one hash (player -> member) per board,
-    plus a ``ready`` flag meaning the set holds every entry of the board's record."""
+    """Per board: a sorted set (member: time:submission), a hash player -> member, a hash
+    member -> row (the row as a page shows it, rank aside: ``board_rows``), and a ``ready``
+    flag meaning the set holds every entry of the board's record. A row may be missing (an
+    index built before rows were kept, a renamed player): readers fill it from PostgreSQL."""
 
     def __init__(self, client: redis.Redis):
         self.client = client
         self._set = client.register_script(_SET)
+        self._page = client.register_script(_PAGE)
         self._around = client.register_script(_AROUND)
+        self._rank = client.register_script(_RANK)
+        self._fill = client.register_script(_FILL)
         self._upsert_many = client.register_script(_UPSERT_MANY)
 
     @staticmethod
-    def _keys(board: str) -> tuple[str, str, str]:
-        return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:ready"
+    def _keys(board: str) -> tuple[str, str, str, str]:
+        return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:r", f"lb:{board}:ready"
 
     def set_entries(self, player_id: int, entries: dict) -> dict[str, int | None]:
         """Set a player's entry on several boards in one round trip (one script: a pipeline
         of scripts would first ask whether they are loaded), better or worse than before:
-        ``{board: (rank_key, member) or None to remove}``. Answers, per board, the lowest
+        ``{board: (rank_key, member, row) or None to remove}``. Answers, per board, the lowest
         0-based rank the change touched (-1: nothing changed; None: unknown, the index is
         not ready)."""
         keys, args = [], [player_id]
         for board, entry in entries.items():
-            key, member_text = entry if entry is not None else (0, "")
+            key, member_text, row = entry if entry is not None else (0, "", b"")
             keys += self._keys(board)
-            args += (member_text, key)
+            args += (member_text, key, row)
         ranks = self._set(keys=keys, args=args) if entries else []
         return {board: None if rank == -2 else rank for board, rank in zip(entries, ranks)}
 
     def is_ready(self, board: str) -> bool:
-        return bool(self.client.exists(self._keys(board)[2]))
+        return bool(self.client.exists(self._keys(board)[3]))
 
     def rebuild(self, board: str, entries) -> int:
-        """Load ``(player_id, rank_key, submitted_at, submission_id)`` rows, then mark ready."""
-        zset, players, ready = self._keys(board)
+        """Load ``(player_id, rank_key, submitted_at, submission_id, row)`` rows (row: bytes,
+        or empty to leave it to readers), then mark ready."""
+        zset, players, rows, ready = self._keys(board)
         count = 0
         batch: list = []
         pipe = self.client.pipeline(transaction=False)
-        for player_id, key, submitted_at, submission_id in entries:
-            batch += (player_id, member(submitted_at, submission_id), key)
+        for player_id, key, submitted_at, submission_id, row in entries:
+            batch += (player_id, member(submitted_at, submission_id), key, row)
             count += 1
-            if len(batch) == 3 * 1000:
-                self._upsert_many(keys=[zset, players], args=batch, client=pipe)
+            if len(batch) == 4 * 1000:
+                self._upsert_many(keys=[zset, players, rows], args=batch, client=pipe)
                 batch = []
                 if count % 20_000 == 0:
                     pipe.execute()
         if batch:
-            self._upsert_many(keys=[zset, players], args=batch, client=pipe)
+            self._upsert_many(keys=[zset, players, rows], args=batch, client=pipe)
         pipe.set(ready, 1)
         pipe.execute()
         return count
@@ -183,33 +239,44 @@ class RedisRanking:
         members = self.client.zrange(self._keys(board)[0], offset, offset + limit - 1)
         return [submission_of(m) for m in members]
 
-    def page_and_size(self, board: str, offset: int, limit: int) -> tuple[list[int], int]:
-        """``page()`` and ``size()`` in one round trip."""
-        if limit <= 0:
-            return [], self.size(board)
-        zset = self._keys(board)[0]
-        pipe = self.client.pipeline(transaction=False)
-        pipe.zrange(zset, offset, offset + limit - 1)
-        pipe.zcard(zset)
-        members, total = pipe.execute()
-        return [submission_of(m) for m in members], total
+    def page_rows(self, board: str, offset: int, limit: int) -> tuple[int, list[tuple[bytes, bytes | None]]]:
+        """``(size, [(member, row or None), ...])`` of the members ranked ``offset`` ..
+        ``offset + limit - 1``, in one round trip. Raises ``NotReady``."""
+        zset, _, rows, ready = self._keys(board)
+        if limit <= 0:  # ZRANGE 0 -1 would be the whole board: ask for ranks 1 .. 0, none
+            offset, limit = 1, 0
+        answer = self._page(keys=[zset, rows, ready], args=[offset, offset + limit - 1])
+        if not answer:
+            raise NotReady(board)
+        total, members, found = answer
+        return total, list(zip(members, found))
 
-    def around(self, board: str, player_id: int, radius: int) -> tuple[int | None, int, list[int], int]:
-        """``(rank, offset, ids, size)``: the player's 0-based rank (None when not on the
-        board), the submission ids ranked ``rank - radius`` .. ``rank + radius`` (from
-        ``offset``, never below 0) and the board's size, in one round trip."""
-        zset, players, _ = self._keys(board)
-        answer = self._around(keys=[zset, players], args=[player_id, radius, 2 * radius + 1])
+    def around(self, board: str, player_id: int, radius: int) -> tuple[int | None, int, list, int]:
+        """``(rank, offset, [(member, row or None), ...], size)``: the player's 0-based rank
+        (None when not on the board), the members ranked ``rank - radius`` .. ``rank + radius``
+        (from ``offset``, never below 0) and the board's size, in one round trip. Raises
+        ``NotReady``."""
+        answer = self._around(keys=self._keys(board), args=[player_id, radius, 2 * radius + 1])
+        if not answer:
+            raise NotReady(board)
         if len(answer) == 1:
             return None, 0, [], answer[0]
-        total, rank, offset, members = answer
-        return rank, offset, [submission_of(m) for m in members], total
+        total, rank, offset, members, found = answer
+        return rank, offset, list(zip(members, found)), total
 
     def rank_of(self, board: str, player_id: int) -> int | None:
-        """A player's 0-based rank, or None when they are not on the board."""
-        zset, players, _ = self._keys(board)
-        found = self.client.hget(players, player_id)
-        return None if found is None else self.client.zrank(zset, found)
+        """A player's 0-based rank, or None when they are not on the board. Raises ``NotReady``."""
+        zset, players, _, ready = self._keys(board)
+        rank = self._rank(keys=[zset, players, ready], args=[player_id])
+        if rank == -2:
+            raise NotReady(board)
+        return None if rank < 0 else rank
+
+    def fill_rows(self, board: str, rows: dict) -> None:
+        """Store ``{member: row}`` for the members still on the board."""
+        if rows:
+            zset, _, row_key, _ = self._keys(board)
+            self._fill(keys=[zset, row_key], args=[part for pair in rows.items() for part in pair])
 
     def drop(self, board: str) -> None:
         self.client.delete(*self._keys(board))

@@ -1,5 +1,6 @@
 """Reads: the boards, the deal of the day, a player's history, a submission as a given
-viewer may see it. Ranks come from the Redis index; rows come from PostgreSQL."""
+viewer may see it. Ranks and board rows come from the Redis index (rows it lacks from
+PostgreSQL); everything from PostgreSQL when Redis is away."""
 
 import logging
 from datetime import date
@@ -8,10 +9,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
 
-from . import cache, ranking, services, sql
+from . import board_rows, cache, ranking, services, sql
 from .errors import Forbidden, NotFound
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
-from .rendering import json_bytes
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -35,43 +35,59 @@ def daily_deal(day: date) -> DailyDeal:
 
 # -- ranking index access: Redis when it is there and whole, PostgreSQL otherwise ------------
 
-def _index_for(board: str):
+_NO_INDEX = object()
+
+
+def _from_index(board: str, read):
+    """``read(index)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
+    whole (``ranking.NotReady``). ``_NO_INDEX`` when there is no Redis, it fails, or another
+    request is rebuilding the index: the caller then reads PostgreSQL."""
     index = ranking.redis_ranking()
     if index is None:
-        return None
+        return _NO_INDEX
     try:
-        if index.is_ready(board):
-            return index
-        if index.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=300):
+        try:
+            return read(index)
+        except ranking.NotReady:
+            if not index.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=300):
+                return _NO_INDEX
             try:
                 services.board_rebuild(board)
             finally:
                 index.client.delete(f"lb:{board}:rebuilding")
-            return index
+            return read(index)
     except Exception:
         log.warning("ranking index unavailable for %s; reading PostgreSQL", board, exc_info=True)
-    return None
+        return _NO_INDEX
 
 
-def _ranked_ids(board: str, offset: int, limit: int) -> tuple[list[int], int]:
-    index = _index_for(board)
-    if index is not None:
-        try:
-            return index.page_and_size(board, offset, limit)
-        except Exception:
-            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
+def _filled(board: str, entries: list[tuple[bytes, bytes | None]]) -> list[bytes | None]:
+    """The rows of the index's ``(member, row)`` pairs; those it lacks are read from
+    PostgreSQL (None: removed meanwhile) and stored back for the next reader."""
+    missing = {ranking.submission_of(member): member for member, row in entries if row is None}
+    if not missing:
+        return [row for _, row in entries]
+    found = board_rows.of_submissions(list(missing))
+    try:
+        ranking.redis_ranking().fill_rows(board, {missing[sid]: row for sid, row in found.items()})
+    except Exception:
+        log.warning("rows not stored in the index of %s", board, exc_info=True)
+    return [found.get(ranking.submission_of(member)) if row is None else row for member, row in entries]
+
+
+def _rows_of(submission_ids: list[int]) -> list[bytes | None]:
+    found = board_rows.of_submissions(submission_ids)
+    return [found.get(sid) for sid in submission_ids]
+
+
+def _record_page(board: str, offset: int, limit: int) -> tuple[list[int], int]:
+    """PostgreSQL: the submission ids ranked ``offset`` .. (0-based) and the board's size."""
     entries = BoardEntry.objects.filter(board=board).order_by(*BOARD_ORDER)
-    ids = list(entries.values_list("submission_id", flat=True)[offset:offset + limit])
-    return ids, entries.count()
+    return list(entries.values_list("submission_id", flat=True)[offset:offset + limit]), entries.count()
 
 
-def _rank_of(board: str, player_id: int) -> int | None:
-    index = _index_for(board)
-    if index is not None:
-        try:
-            return index.rank_of(board, player_id)
-        except Exception:
-            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
+def _record_rank(board: str, player_id: int) -> int | None:
+    """PostgreSQL: the player's 0-based rank (a count, the fallback only)."""
     entry = BoardEntry.objects.filter(board=board, player_id=player_id).first()
     if entry is None:
         return None
@@ -82,85 +98,53 @@ def _rank_of(board: str, player_id: int) -> int | None:
     ).count()
 
 
-_ROW_FIELDS = ("pk", "player__username", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
-# ``submitted_at`` as ``datetime.isoformat()`` writes it for a UTC time (what the API shows),
-# made by PostgreSQL: loading a timestamptz into a datetime runs Django's Python loader per row.
-_ISO_UTC = ("""to_char(s."submitted_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') """
-            """|| CASE WHEN date_trunc('second', s."submitted_at") = s."submitted_at" THEN '' """
-            """ELSE to_char(s."submitted_at" AT TIME ZONE 'UTC', '.US') END || '+00:00'""")
+def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based; None for a row removed
+    while read) and the board's size."""
+    found = _from_index(board, lambda index: index.page_rows(board, offset, limit))
+    if found is not _NO_INDEX:
+        total, entries = found
+        return _filled(board, entries), total
+    ids, total = _record_page(board, offset, limit)
+    return _rows_of(ids), total
 
 
-def _row_values(submission_ids: list[int]):
-    """``_ROW_FIELDS`` of these submissions, ``submitted_at`` in ISO 8601. On PostgreSQL one
-    plain SQL statement with the ids as one array literal (the rows of a page are the hottest
-    read: compiling the ORM query cost as much as running it, psycopg parses a statement with
-    more than 50 parameters anew every time, and its list dumper is slower than a join)."""
-    if not submission_ids:
-        return []
-    if not sql.on_postgresql():
-        rows = Submission.objects.filter(pk__in=submission_ids).values_list(*_ROW_FIELDS)
-        return [(*row[:-1], row[-1].isoformat()) for row in rows]
-    submission, user = Submission._meta.db_table, User._meta.db_table
-    return sql.run(
-        f'SELECT s."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", {_ISO_UTC} '
-        f'FROM "{submission}" s INNER JOIN "{user}" u ON s."player_id" = u."id" '
-        f'WHERE s."id" = ANY(%s::bigint[])',
-        ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
-
-
-def _rows(submission_ids: list[int], first_rank: int) -> list[dict]:
-    # Only the columns a row shows: never the move log (thousands of actions per row).
-    found = {row[0]: row for row in _row_values(submission_ids)}
-    rows = []
-    for offset, sid in enumerate(submission_ids):
-        s = found.get(sid)
-        if s is None:  # removed between the index read and this one
-            continue
-        pk, username, won, moves, score, duration_ms, clean, submitted_at = s
-        rows.append({
-            "rank": first_rank + offset, "player": username, "won": won, "moves": moves,
-            "score": score, "duration_ms": duration_ms, "clean": clean, "submission": pk,
-            "submitted_at": submitted_at,
-        })
-    return rows
+def _rank_of(board: str, player_id: int) -> int | None:
+    """The player's 0-based rank on the board, None when they are not on it."""
+    rank = _from_index(board, lambda index: index.rank_of(board, player_id))
+    return _record_rank(board, player_id) if rank is _NO_INDEX else rank
 
 
 def board_page(board: str, page: int, page_size: int) -> bytes:
     """One page of a board, ranks 1-based, as the API's JSON. A top page (within the first
     ``cache.TOP_RANKS``) is cached, rendered: a cached page is sent as stored
-    (``rendering.JSONBytesResponse``). Deeper pages are computed each time: on a live board
-    every result stales them, and one is rarely asked twice, so caching them cost a read and a
-    write per request for few hits."""
+    (``rendering.JSONBytesResponse``). Deeper pages are computed each time, from the index
+    alone: on a live board every result stales them, and one is rarely asked twice, so caching
+    them cost a read and a write per request for few hits."""
     def compute():
         offset = (page - 1) * page_size
-        ids, total = _ranked_ids(board, offset, page_size)
-        return json_bytes({"board": board, "count": total, "page": page, "page_size": page_size,
-                           "results": _rows(ids, offset + 1)})
+        rows, total = _page(board, offset, page_size)
+        head = {"board": board, "count": total, "page": page, "page_size": page_size}
+        return board_rows.page_json(head, offset + 1, rows)
     last_rank = page * page_size
     if last_rank > cache.TOP_RANKS:
         return compute()
     return cache.cached(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
 
 
-def board_around(board: str, player, radius: int) -> dict:
-    """The caller's own rank and the rows ``radius`` above and below it."""
-    index = _index_for(board)
-    if index is not None:
-        try:
-            rank, offset, ids, total = index.around(board, player.pk, radius)
-        except Exception:
-            log.warning("ranking index failed for %s; reading PostgreSQL", board, exc_info=True)
-        else:
-            if rank is None:
-                return {"board": board, "count": total, "me": None, "results": []}
-            return {"board": board, "count": total, "me": rank + 1, "results": _rows(ids, offset + 1)}
-    rank = _rank_of(board, player.pk)
-    if rank is None:
-        _, total = _ranked_ids(board, 0, 0)
-        return {"board": board, "count": total, "me": None, "results": []}
-    offset = max(rank - radius, 0)
-    ids, total = _ranked_ids(board, offset, 2 * radius + 1)
-    return {"board": board, "count": total, "me": rank + 1, "results": _rows(ids, offset + 1)}
+def board_around(board: str, player, radius: int) -> bytes:
+    """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
+    found = _from_index(board, lambda index: index.around(board, player.pk, radius))
+    if found is not _NO_INDEX:
+        rank, offset, entries, total = found
+        rows = _filled(board, entries)
+    else:
+        rank = _record_rank(board, player.pk)
+        offset = max(rank - radius, 0) if rank is not None else 0
+        ids, total = _record_page(board, offset, 2 * radius + 1 if rank is not None else 0)
+        rows = _rows_of(ids)
+    head = {"board": board, "count": total, "me": None if rank is None else rank + 1}
+    return board_rows.page_json(head, offset + 1, rows if rank is not None else [])
 
 
 def players_board(page: int, page_size: int) -> dict:

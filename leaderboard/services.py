@@ -21,7 +21,7 @@ import games
 from games import solver
 from games.deal import MAX_DEAL
 
-from . import cache, ranking, sql
+from . import board_rows, cache, ranking, sql
 from .errors import Conflict, Forbidden, Invalid, TooLarge
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
@@ -412,8 +412,8 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     if index is not None and boards:
         try:
             entries = dict.fromkeys(boards)
-            for board, key, submitted_at, submission_id in _entries_of(player_id, boards):
-                entries[board] = (key, ranking.member(submitted_at, submission_id))
+            for board, key, submitted_at, submission_id, row in _entries_of(player_id, boards):
+                entries[board] = (key, ranking.member(submitted_at, submission_id), row)
             changed = index.set_entries(player_id, entries)
         except Exception:  # PostgreSQL or Redis away after the commit
             log.warning("ranking index not updated for %s; dropping it", boards, exc_info=True)
@@ -428,13 +428,25 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     cache.boards_changed(changed)
 
 
+def player_rows_refresh(player_id: int) -> None:
+    """Rewrite the player's rows in the index of every board they are on, after commit (their
+    name is in each row)."""
+    boards = list(BoardEntry.objects.filter(player_id=player_id).values_list("board", flat=True))
+    if boards:
+        transaction.on_commit(lambda: boards_mirror(boards, player_id))
+
+
 def _entries_of(player_id: int, boards: list[str]):
-    """``(board, rank_key, submitted_at, submission_id)`` of the player's entries on ``boards``."""
+    """``(board, rank_key, submitted_at, submission_id, row)`` of the player's entries on
+    ``boards``, the row as ``board_rows`` renders it."""
     if sql.on_postgresql():
-        return sql.run(f'SELECT "board", "rank_key", "submitted_at", "submission_id" FROM "{_ENTRIES}" '
-                    f'WHERE "player_id" = %s AND "board" = ANY(%s)', [player_id, boards])
-    return BoardEntry.objects.filter(player_id=player_id, board__in=boards).values_list(
-        "board", "rank_key", "submitted_at", "submission")
+        found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {board_rows.SQL_COLUMNS} '
+                        f'FROM "{_ENTRIES}" e INNER JOIN {board_rows.SQL_JOIN} ON s."id" = e."submission_id" '
+                        f'WHERE e."player_id" = %s AND e."board" = ANY(%s)', [player_id, boards])
+    else:
+        found = BoardEntry.objects.filter(player_id=player_id, board__in=boards).values_list(
+            "board", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS)
+    return [(board, key, at, values[0], board_rows.render(values)) for board, key, at, *values in found]
 
 
 def stats_refresh(player_id: int) -> PlayerStats:
@@ -479,9 +491,10 @@ def board_rebuild(board: str) -> int:
     if index is None:
         return 0
     index.drop(board)
-    rows = (BoardEntry.objects.filter(board=board)
-            .values_list("player_id", "rank_key", "submitted_at", "submission_id").iterator(chunk_size=5000))
-    count = index.rebuild(board, rows)
+    found = (BoardEntry.objects.filter(board=board)
+             .values_list("player_id", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS).iterator(chunk_size=5000))
+    count = index.rebuild(board, ((player, key, at, values[0], board_rows.render(values))
+                                  for player, key, at, *values in found))
     cache.board_changed(board)
     return count
 

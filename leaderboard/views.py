@@ -193,7 +193,7 @@ class _BoardView(APIView):
                 raise Invalid("around takes only the value 'me'.", code="invalid_parameter")
             if not request.user.is_authenticated:
                 raise NotAuthenticated("Log in to see your own rank.")
-            return Response(selectors.board_around(board, request.user, radius=size // 2))
+            return JSONBytesResponse(selectors.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
         return JSONBytesResponse(selectors.board_page(board, page, size))
 

@@ -119,7 +119,7 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
 
     def snapshot():
         ranks = {e.player_id: selectors._rank_of(key, e.player_id) for e in BoardEntry.objects.filter(board=key)}
-        return selectors._ranked_ids(key, 0, 10), ranks
+        return selectors._page(key, 0, 10), ranks
 
     from_redis = snapshot()
     monkeypatch.setattr(ranking, "redis_ranking", lambda: None)
@@ -188,5 +188,5 @@ def test_equal_keys_at_the_same_instant_rank_by_submission_id_as_in_postgresql(c
 
     index = ranking.redis_ranking()
     at = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
-    index.rebuild("deal:424242", [(1, 77, at, 1000), (2, 77, at, 999), (3, 76, at, 1001)])
+    index.rebuild("deal:424242", [(1, 77, at, 1000, b""), (2, 77, at, 999, b""), (3, 76, at, 1001, b"")])
     assert index.page("deal:424242", 0, 3) == [1001, 999, 1000]

@@ -17,10 +17,10 @@ AT = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
 
 def test_setting_entries_answers_the_best_rank_the_change_touched(clean_redis):
     index, board = ranking.redis_ranking(), "deal:77"
-    index.rebuild(board, [(player, 10 * player, AT, player) for player in range(1, 6)])  # ranks 0..4
+    index.rebuild(board, [(player, 10 * player, AT, player, b"") for player in range(1, 6)])  # ranks 0..4
 
     def member(key, submission):
-        return key, ranking.member(AT, submission)
+        return key, ranking.member(AT, submission), b""
 
     assert index.set_entries(9, {board: member(35, 9)}) == {board: 3}  # a newcomer at rank 3
     assert index.set_entries(1, {board: member(45, 11)}) == {board: 0}  # the leader falls from rank 0

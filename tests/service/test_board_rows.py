@@ -1,0 +1,77 @@
+"""Board rows kept in the Redis index (leaderboard/board_rows.py): a page below the cached top
+pages, and a player's own rank, are answered from Redis alone, and the rows there stay true to
+the record: filled from it when missing, rewritten when a player is renamed, gone with the
+entry, and expiring on a board nobody writes to."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from leaderboard import cache, ranking, services
+
+from .conftest import board_key, daily_code
+
+pytestmark = pytest.mark.django_db
+DEEP = "/api/leaderboards/daily/?page=2&page_size=2"
+
+
+@pytest.fixture
+def board_of_five(make_player, play, today_deal, won_game, monkeypatch):
+    monkeypatch.setattr(cache, "TOP_RANKS", 2)  # page 2 of 2 rows is a deep page: never cached
+    players = [make_player(f"p{i}") for i in range(5)]
+    for i, player in enumerate(players):
+        play(player, daily_code(today_deal), won_game["actions"], minutes=10 + i)
+    APIClient().get(DEEP)  # the first read after the test's own writes builds the index whole
+    return players
+
+
+def rows_key(today_deal) -> str:
+    return f"lb:{board_key(today_deal)}:r"
+
+
+def test_a_deep_page_and_ones_own_rank_read_no_database(board_of_five, client_for, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        page = APIClient().get(DEEP).json()
+    assert [(row["rank"], row["player"]) for row in page["results"]] == [(3, "p2"), (4, "p3")]
+    me = client_for(board_of_five[4])
+    with django_assert_num_queries(0):
+        around = me.get("/api/leaderboards/daily/?around=me&page_size=3").json()
+    assert around["me"] == 5 and [row["player"] for row in around["results"]] == ["p3", "p4"]
+
+
+def test_missing_rows_are_read_from_postgresql_and_stored_back(board_of_five, today_deal, clean_redis,
+                                                               django_assert_num_queries):
+    before = APIClient().get(DEEP).content
+    clean_redis.delete(rows_key(today_deal))
+    with django_assert_num_queries(1):  # the two rows, in one statement
+        assert APIClient().get(DEEP).content == before
+    assert clean_redis.hlen(rows_key(today_deal)) == 2
+    with django_assert_num_queries(0):
+        assert APIClient().get(DEEP).content == before
+
+
+def test_every_entry_has_its_row_and_no_other(board_of_five, today_deal, clean_redis):
+    index = ranking.redis_ranking()
+    board = board_key(today_deal)
+    members = set(clean_redis.zrange(f"lb:{board}:z", 0, -1))
+    assert set(clean_redis.hkeys(rows_key(today_deal))) == members and len(members) == 5
+    submission = board_of_five[2].submissions.get()
+    services.submission_set_hidden(submission, True)
+    services.boards_mirror([board], submission.player_id)  # as the commit would
+    assert clean_redis.hlen(rows_key(today_deal)) == index.size(board) == 4
+    assert 0 < clean_redis.ttl(rows_key(today_deal)) <= ranking.ROWS_SECONDS
+
+
+def test_a_renamed_player_shows_under_the_new_name(board_of_five, django_capture_on_commit_callbacks):
+    renamed = board_of_five[3]
+    with django_capture_on_commit_callbacks(execute=True):
+        renamed.username = "renamed"
+        renamed.save()
+    shown = [row["player"] for row in APIClient().get(DEEP).json()["results"]]
+    assert shown == ["p2", "renamed"]
+
+
+def test_a_rebuilt_index_has_every_row(board_of_five, today_deal, clean_redis):
+    before = APIClient().get(DEEP).content
+    clean_redis.flushdb()
+    assert APIClient().get(DEEP).content == before
+    assert clean_redis.hlen(rows_key(today_deal)) == 5
