@@ -278,6 +278,14 @@ class RedisRanking:
             zset, _, row_key, _ = self._keys(board)
             self._fill(keys=[zset, row_key], args=[part for pair in rows.items() for part in pair])
 
+    def claim_rebuild(self, board: str, seconds: int = 300) -> bool:
+        """Whether the caller may rebuild the board's index now (nobody else is, or the one who
+        was has been gone ``seconds``); ``release_rebuild`` when done."""
+        return bool(self.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=seconds))
+
+    def release_rebuild(self, board: str) -> None:
+        self.client.delete(f"lb:{board}:rebuilding")
+
     def drop(self, board: str) -> None:
         self.client.delete(*self._keys(board))
 

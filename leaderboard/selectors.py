@@ -36,12 +36,15 @@ def daily_deal(day: date) -> DailyDeal:
 # -- ranking index access: Redis when it is there and whole, PostgreSQL otherwise ------------
 
 _NO_INDEX = object()
+# A lost index of a board this big is rebuilt by a task, not inside the request that finds it
+# missing (a million entries take about half a minute: past any request's time limit).
+REBUILD_IN_REQUEST_MAX = 50_000
 
 
 def _from_index(board: str, read):
     """``read(index)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
-    whole (``ranking.NotReady``). ``_NO_INDEX`` when there is no Redis, it fails, or another
-    request is rebuilding the index: the caller then reads PostgreSQL."""
+    whole (``ranking.NotReady``). ``_NO_INDEX`` when there is no Redis, it fails, or the index
+    is being rebuilt elsewhere: the caller then reads PostgreSQL."""
     index = ranking.redis_ranking()
     if index is None:
         return _NO_INDEX
@@ -49,12 +52,15 @@ def _from_index(board: str, read):
         try:
             return read(index)
         except ranking.NotReady:
-            if not index.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=300):
+            if not index.claim_rebuild(board):
+                return _NO_INDEX
+            if BoardEntry.objects.filter(board=board).count() > REBUILD_IN_REQUEST_MAX:
+                services.board_rebuild_queue(board)  # the task holds the claim from here
                 return _NO_INDEX
             try:
                 services.board_rebuild(board)
             finally:
-                index.client.delete(f"lb:{board}:rebuilding")
+                index.release_rebuild(board)
             return read(index)
     except Exception:
         log.warning("ranking index unavailable for %s; reading PostgreSQL", board, exc_info=True)

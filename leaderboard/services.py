@@ -499,6 +499,19 @@ def board_rebuild(board: str) -> int:
     return count
 
 
+def board_rebuild_queue(board: str) -> None:
+    """Queue ``board_rebuild`` for a board whose index a reader claimed (``claim_rebuild``);
+    the task releases the claim. If the broker is away, the claim is released at once so the
+    next reader tries again."""
+    from .tasks import rebuild_board
+
+    try:
+        rebuild_board.apply_async((board,), retry=False)
+    except Exception:
+        log.warning("could not queue the rebuild of %s", board, exc_info=True)
+        ranking.redis_ranking().release_rebuild(board)
+
+
 def boards_reconcile(days=None) -> list[str]:
     """Rebuild the index of recent daily boards whose size differs from the record."""
     index = ranking.redis_ranking()

@@ -6,7 +6,7 @@ from celery import shared_task
 
 from django.utils import timezone
 
-from . import services
+from . import ranking, services
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -33,3 +33,13 @@ def prepare_daily_deals() -> None:
 def reconcile_boards() -> list[str]:
     """Beat: rebuild a recent daily board's index that disagrees with PostgreSQL."""
     return services.boards_reconcile()
+
+
+@shared_task(ignore_result=True)
+def rebuild_board(board: str) -> int:
+    """A board's index, lost in Redis, reloaded from PostgreSQL (queued by the first reader that
+    found it missing, who claimed the rebuild for this task)."""
+    try:
+        return services.board_rebuild(board)
+    finally:
+        ranking.redis_ranking().release_rebuild(board)

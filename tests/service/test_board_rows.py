@@ -1,12 +1,15 @@
 """Board rows kept in the Redis index (leaderboard/board_rows.py): a page below the cached top
 pages, and a player's own rank, are answered from Redis alone, and the rows there stay true to
 the record: filled from it when missing, rewritten when a player is renamed, gone with the
-entry, and expiring on a board nobody writes to."""
+entry, and expiring on a board nobody writes to. A big board's lost index is rebuilt by a task."""
+
+import json
 
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import cache, ranking, services
+from config.celery import app as celery_app
+from leaderboard import cache, ranking, selectors, services, tasks
 
 from .conftest import board_key, daily_code
 
@@ -75,3 +78,21 @@ def test_a_rebuilt_index_has_every_row(board_of_five, today_deal, clean_redis):
     clean_redis.flushdb()
     assert APIClient().get(DEEP).content == before
     assert clean_redis.hlen(rows_key(today_deal)) == 5
+
+
+def test_a_big_lost_index_is_rebuilt_by_a_task_while_postgresql_answers(board_of_five, today_deal, clean_redis,
+                                                                        monkeypatch):
+    monkeypatch.setattr(selectors, "REBUILD_IN_REQUEST_MAX", 4)  # five entries: "big"
+    celery_app.conf.task_always_eager = False  # queued to the real broker (eager_tasks restores it)
+    before = APIClient().get(DEEP).content
+    board = board_key(today_deal)
+    clean_redis.flushdb()
+    assert APIClient().get(DEEP).content == APIClient().get(DEEP).content == before  # from PostgreSQL
+    index = ranking.redis_ranking()
+    queued = [json.loads(message)["headers"] for message in clean_redis.lrange("celery", 0, -1)]
+    assert [(q["task"], q["argsrepr"]) for q in queued] == [("leaderboard.tasks.rebuild_board", repr((board,)))]
+    assert not index.is_ready(board) and not index.claim_rebuild(board)  # the task holds the claim
+    assert tasks.rebuild_board(board) == 5  # as the worker runs it
+    assert index.is_ready(board) and clean_redis.hlen(rows_key(today_deal)) == 5
+    assert APIClient().get(DEEP).content == before
+    assert index.claim_rebuild(board)  # released
