@@ -23,7 +23,8 @@ def error_body(code: str, message: str, detail=None) -> dict:
 
 def api_exception_handler(exc, context):
     if isinstance(exc, ServiceError):
-        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(error_body("too_large", f"The request body is larger than the limit of {limit:,} bytes.",

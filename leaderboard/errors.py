@@ -5,6 +5,7 @@ and the one error shape ``{"error": {"code", "message", "detail"}}``."""
 class ServiceError(Exception):
     status = 400
     code = "invalid"
+    retry_after: int | None = None  # seconds, sent as Retry-After
 
     def __init__(self, message: str, detail=None, code: str | None = None):
         super().__init__(message)
@@ -32,3 +33,7 @@ class Conflict(ServiceError):
 
 class TooLarge(ServiceError):
     status, code = 413, "too_large"
+
+
+class Unavailable(ServiceError):
+    status, code, retry_after = 503, "unavailable", 5

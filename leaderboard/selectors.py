@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import Q
 
 from . import board_rows, cache, ranking, services, sql
-from .errors import Forbidden, NotFound
+from .errors import Forbidden, NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
 log = logging.getLogger(__name__)
@@ -36,9 +36,11 @@ def daily_deal(day: date) -> DailyDeal:
 # -- ranking index access: Redis when it is there and whole, PostgreSQL otherwise ------------
 
 _NO_INDEX = object()
-# A lost index of a board this big is rebuilt by a task, not inside the request that finds it
-# missing (a million entries take about half a minute: past any request's time limit).
-REBUILD_IN_REQUEST_MAX = 50_000
+# A board with more entries than this is "big": its lost index is rebuilt by a task, not inside
+# the request that finds it missing (a million entries take about half a minute, past any
+# request's time limit), and its ranks are never counted in PostgreSQL per request (a count or
+# an OFFSET over a million entries takes seconds): while its index is away, reads are a 503.
+BIG_BOARD_ENTRIES = 50_000
 
 
 def _from_index(board: str, read):
@@ -54,7 +56,7 @@ def _from_index(board: str, read):
         except ranking.NotReady:
             if not index.claim_rebuild(board):
                 return _NO_INDEX
-            if BoardEntry.objects.filter(board=board).count() > REBUILD_IN_REQUEST_MAX:
+            if _big(board):
                 services.board_rebuild_queue(board)  # the task holds the claim from here
                 return _NO_INDEX
             try:
@@ -65,6 +67,20 @@ def _from_index(board: str, read):
     except Exception:
         log.warning("ranking index unavailable for %s; reading PostgreSQL", board, exc_info=True)
         return _NO_INDEX
+
+
+def _big(board: str) -> bool:
+    """More than ``BIG_BOARD_ENTRIES`` entries: a bounded index read, not a count."""
+    beyond = BoardEntry.objects.filter(board=board).order_by().values_list("pk", flat=True)
+    return bool(beyond[BIG_BOARD_ENTRIES:BIG_BOARD_ENTRIES + 1])
+
+
+def _from_record(board: str) -> None:
+    """Before ranking from PostgreSQL: that is for the setup without Redis and for small
+    boards; a big board's readers are asked to come back once its index is rebuilt."""
+    if ranking.redis_ranking() is not None and _big(board):
+        raise Unavailable("This board's ranking is being rebuilt: try again in a few seconds.",
+                          code="ranking_unavailable")
 
 
 def _filled(board: str, entries: list[tuple[bytes, bytes | None]]) -> list[bytes | None]:
@@ -111,6 +127,7 @@ def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]
     if found is not _NO_INDEX:
         total, entries = found
         return _filled(board, entries), total
+    _from_record(board)
     ids, total = _record_page(board, offset, limit)
     return _rows_of(ids), total
 
@@ -118,7 +135,10 @@ def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]
 def _rank_of(board: str, player_id: int) -> int | None:
     """The player's 0-based rank on the board, None when they are not on it."""
     rank = _from_index(board, lambda index: index.rank_of(board, player_id))
-    return _record_rank(board, player_id) if rank is _NO_INDEX else rank
+    if rank is _NO_INDEX:
+        _from_record(board)
+        return _record_rank(board, player_id)
+    return rank
 
 
 def board_page(board: str, page: int, page_size: int) -> bytes:
@@ -145,6 +165,7 @@ def board_around(board: str, player, radius: int) -> bytes:
         rank, offset, entries, total = found
         rows = _filled(board, entries)
     else:
+        _from_record(board)
         rank = _record_rank(board, player.pk)
         offset = max(rank - radius, 0) if rank is not None else 0
         ids, total = _record_page(board, offset, 2 * radius + 1 if rank is not None else 0)
