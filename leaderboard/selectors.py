@@ -1,6 +1,7 @@
 """Reads: the boards, the deal of the day, a player's history, a submission as a given
 viewer may see it. Ranks and board rows come from the Redis index (rows it lacks from
-PostgreSQL); everything from PostgreSQL when Redis is away."""
+PostgreSQL); from PostgreSQL while the index is away only for small boards (and in the setup
+without Redis)."""
 
 import logging
 from datetime import date
@@ -46,7 +47,8 @@ BIG_BOARD_ENTRIES = 50_000
 def _from_index(board: str, read):
     """``read(index)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
     whole (``ranking.NotReady``). ``_NO_INDEX`` when there is no Redis, it fails, or the index
-    is being rebuilt elsewhere: the caller then reads PostgreSQL."""
+    is being rebuilt elsewhere (another request, or a task for a big board): the caller then
+    turns to PostgreSQL (``_from_record``)."""
     index = ranking.redis_ranking()
     if index is None:
         return _NO_INDEX
@@ -65,7 +67,7 @@ def _from_index(board: str, read):
                 index.release_rebuild(board)
             return read(index)
     except Exception:
-        log.warning("ranking index unavailable for %s; reading PostgreSQL", board, exc_info=True)
+        log.warning("ranking index unavailable for %s", board, exc_info=True)
         return _NO_INDEX
 
 
