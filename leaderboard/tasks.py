@@ -42,4 +42,6 @@ def rebuild_board(board: str) -> int:
     try:
         return services.board_rebuild(board)
     finally:
-        ranking.redis_ranking().release_rebuild(board)
+        index = ranking.redis_ranking()
+        if index is not None:  # None: no Redis configured, so no index and no claim
+            index.release_rebuild(board)
