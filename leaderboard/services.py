@@ -264,7 +264,7 @@ def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
                     .update(**fields))
     columns = ", ".join(f'"{name}" = %s' for name in fields)
     return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
-                [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
+                   [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
 
 
 def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
@@ -473,10 +473,10 @@ def stats_refresh(player_id: int) -> PlayerStats:
                         last_streak=run if days else 0, last_win_date=previous)
     if sql.on_postgresql():
         sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
-             f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
-             f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
-             f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
-             [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
+                f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
+                f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
+                f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
+                [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
     else:
         PlayerStats.objects.bulk_create(
             [stats], update_conflicts=True, unique_fields=["player"],
