@@ -15,13 +15,11 @@ app.autodiscover_tasks()
 
 @task_prerun.connect
 @task_postrun.connect
-def _database_connections_checked(task=None, **kwargs) -> None:
+def _database_connections_checked(**kwargs) -> None:
     """Around each task, what Django does around each request: close a connection that has
     had an error or outlived DATABASE_CONN_MAX_AGE, and have the next query check that a kept
     one still works (CONN_HEALTH_CHECKS). So a connection PostgreSQL dropped between tasks is
     replaced instead of failing the next task (CELERY_DB_REUSE_MAX keeps connections open)."""
-    if task is not None and getattr(task.request, "is_eager", False):
-        return  # in-process: the caller's connection, maybe inside its transaction
     from django.db import connections
 
     for connection in connections.all(initialized_only=True):

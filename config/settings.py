@@ -6,8 +6,8 @@ below. A helper that meets a value it cannot parse raises ImproperlyConfigured a
 import time, so a typo in the environment stops the process instead of silently
 falling back to a default.
 
-Local development needs no environment at all: SQLite in the project root,
-in-process (eager) Celery tasks and an in-memory cache.
+There is one stack everywhere: PostgreSQL (DATABASE_URL), Redis (REDIS_URL) as the cache
+and the Celery broker, and a Celery worker. The defaults point at a local PostgreSQL and Redis.
 """
 
 from __future__ import annotations
@@ -178,10 +178,12 @@ TEMPLATES = [
 ]
 
 # --------------------------------------------------------------------------------------
-# Database: DATABASE_URL, or a SQLite file in the project root when unset or empty.
+# Database: PostgreSQL only (the hot paths are plain PostgreSQL SQL, leaderboard/sql.py).
 # --------------------------------------------------------------------------------------
 
-DATABASE_URL = env_str("DATABASE_URL", "") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+DATABASE_URL = env_str("DATABASE_URL", "") or "postgres://postgres@127.0.0.1:5432/easyharp"
+if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+    raise ImproperlyConfigured(f"DATABASE_URL={DATABASE_URL!r} is not a postgres:// URL.")
 try:
     DATABASES = {
         "default": dj_database_url.parse(
@@ -190,7 +192,7 @@ try:
             conn_health_checks=True,
         )
     }
-except ValueError as exc:  # unknown scheme or unparseable URL
+except ValueError as exc:  # unparseable URL
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -231,11 +233,9 @@ else:
 # Celery (read by config/celery.py through the CELERY_ namespace)
 # --------------------------------------------------------------------------------------
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Tasks always go through the broker to a worker: nothing runs them in-process.
+CELERY_BROKER_URL = REDIS_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Without Redis there is no worker: tasks run in-process, at .delay() time.
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
-CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -15,8 +15,8 @@ from .rendering import json_bytes
 
 User = get_user_model()
 
-# The row's values in order, as Submission (ORM) paths, and from a BoardEntry; the first is the
-# submission id.
+# The row's values in order, as Submission (ORM) paths, and from a BoardEntry (the rebuild of
+# a board's index); the first is the submission id.
 FIELDS = ("pk", "player__username", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
 ENTRY_FIELDS = tuple(f"submission__{path}" for path in FIELDS)
 NAMES = ("submission", "player", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
@@ -43,15 +43,12 @@ def render(values) -> bytes:
 
 
 def of_submissions(submission_ids) -> dict[int, bytes]:
-    """``{submission id: row}`` read from the record. On PostgreSQL one plain statement with
-    the ids as one array parameter (compiling the ORM query cost as much as running it)."""
+    """``{submission id: row}`` read from the record: one plain statement with the ids as one
+    array parameter (compiling the ORM query cost as much as running it)."""
     if not submission_ids:
         return {}
-    if sql.on_postgresql():
-        values = sql.run(f'SELECT {SQL_COLUMNS} FROM {SQL_JOIN} WHERE s."id" = ANY(%s::bigint[])',
-                         ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
-    else:
-        values = Submission.objects.filter(pk__in=submission_ids).values_list(*FIELDS)
+    values = sql.run(f'SELECT {SQL_COLUMNS} FROM {SQL_JOIN} WHERE s."id" = ANY(%s::bigint[])',
+                     ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
     return {row[0]: render(row) for row in values}
 
 

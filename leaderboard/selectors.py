@@ -1,7 +1,6 @@
 """Reads: the boards, the deal of the day, a player's history, a submission as a given
 viewer may see it. Ranks and board rows come from the Redis index (rows it lacks from
-PostgreSQL); from PostgreSQL while the index is away only for small boards (and in the setup
-without Redis)."""
+PostgreSQL); from PostgreSQL while the index is away only for small boards."""
 
 import logging
 from datetime import date
@@ -46,12 +45,10 @@ BIG_BOARD_ENTRIES = 50_000
 
 def _from_index(board: str, read):
     """``read(index)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
-    whole (``ranking.NotReady``). ``_NO_INDEX`` when there is no Redis, it fails, or the index
-    is being rebuilt elsewhere (another request, or a task for a big board): the caller then
+    whole (``ranking.NotReady``). ``_NO_INDEX`` when Redis fails, or the index is being
+    rebuilt elsewhere (another request, or a task for a big board): the caller then
     turns to PostgreSQL (``_from_record``)."""
     index = ranking.redis_ranking()
-    if index is None:
-        return _NO_INDEX
     try:
         try:
             return read(index)
@@ -78,9 +75,9 @@ def _big(board: str) -> bool:
 
 
 def _from_record(board: str) -> None:
-    """Before ranking from PostgreSQL: that is for the setup without Redis and for small
-    boards; a big board's readers are asked to come back once its index is rebuilt."""
-    if ranking.redis_ranking() is not None and _big(board):
+    """Before ranking from PostgreSQL: that is for small boards only; a big board's readers
+    are asked to come back once its index is rebuilt."""
+    if _big(board):
         raise Unavailable("This board's ranking is being rebuilt: try again in a few seconds.",
                           code="ranking_unavailable")
 
@@ -233,10 +230,8 @@ _ATTEMPT_FIELDS = Attempt._meta.concrete_fields
 
 
 def _attempt(attempt_id) -> Attempt | None:
-    """The attempt, whole. On PostgreSQL one plain statement: every submission reads one,
-    and compiling the ORM query cost more than running it."""
-    if not sql.on_postgresql():
-        return Attempt.objects.filter(pk=attempt_id).first()
+    """The attempt, whole, in one plain statement: every submission reads one, and compiling
+    the ORM query cost more than running it."""
     columns = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
     rows = sql.run(f'SELECT {columns} FROM "{Attempt._meta.db_table}" WHERE "id" = %s', [attempt_id])
     return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], rows[0]) if rows else None

@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -61,8 +60,7 @@ def user_signup(*, username: str, password: str):
 def _lock_username(username: str) -> None:
     """Serialise sign-ups of one name in any case until the transaction ends: the unique
     index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
-    if sql.on_postgresql():
-        sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
+    sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
 
 
 def user_token(user) -> str:
@@ -144,7 +142,7 @@ def first_malformed(actions) -> tuple[int, str] | None:
     return None
 
 
-# The tables of the plain-SQL statements below (leaderboard.sql: PostgreSQL only).
+# The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_table, BoardEntry._meta.db_table
 _STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
 
@@ -165,11 +163,11 @@ def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> S
                             daily_date=attempt.daily_date, actions=actions, hints=hints,
                             submitted_at=timezone.now())
     try:
-        if sql.on_postgresql() and not connection.in_atomic_block:
-            _submission_insert(submission)  # one statement: its own transaction
+        if connection.in_atomic_block:
+            with transaction.atomic():  # a savepoint: a conflict leaves the caller's transaction usable
+                _submission_insert(submission)
         else:
-            with transaction.atomic():  # a savepoint inside the caller's transaction
-                submission.save(force_insert=True)
+            _submission_insert(submission)  # one statement: its own transaction
     except IntegrityError:
         raise Conflict("This attempt already has a submission: start a new attempt.",
                        code="already_submitted") from None
@@ -183,7 +181,7 @@ _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 
 
 def _submission_insert(submission: Submission) -> None:
-    """PostgreSQL: the new row in one plain INSERT (no transaction around it, no ORM compile)."""
+    """The new row in one plain INSERT (no transaction around it, no ORM compile)."""
     from psycopg.types.json import Jsonb
 
     values = [getattr(submission, name) for name in _INSERTED]
@@ -230,13 +228,8 @@ _CLAIMED_SQL = ", ".join(f's."{name}"' for name in _CLAIMED)
 
 def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     """Pending -> verifying under ``claim``; the submission (what verifying it needs) and its
-    attempt, or None when it is not pending. On PostgreSQL one UPDATE ... RETURNING."""
+    attempt, or None when it is not pending: one UPDATE ... RETURNING."""
     now = timezone.now()
-    if not sql.on_postgresql():
-        claimed = Submission.objects.filter(pk=submission_id, status=Status.PENDING).update(
-            status=Status.VERIFYING, claim=claim, claimed_at=now, deliveries=F("deliveries") + 1,
-        )
-        return Submission.objects.select_related("attempt").get(pk=submission_id) if claimed else None
     rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
@@ -259,9 +252,6 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
 
 def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
     """Store the result, if the claim is still ours."""
-    if not sql.on_postgresql():
-        return bool(Submission.objects.filter(pk=submission_id, status=Status.VERIFYING, claim=claim)
-                    .update(**fields))
     columns = ", ".join(f'"{name}" = %s' for name in fields)
     return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
                    [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
@@ -344,16 +334,13 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
     """Recompute the player's best entry on each board the submission belongs to, and their
     stats (inside the caller's transaction), then mirror the changes into the Redis index after
     commit. ``verified_now``: the submission's result has just been stored and nothing else of
-    the player's changed, so each entry can only improve (on PostgreSQL one conditional upsert
-    for both boards) and a game that was not won leaves the stats as they were."""
+    the player's changed, so each entry can only improve (one conditional upsert for both
+    boards) and a game that was not won leaves the stats as they were."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
-    if sql.on_postgresql():
-        sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
-    else:
-        list(User.objects.select_for_update().filter(pk=player_id).values_list("pk", flat=True))
+    sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
     boards = boards_of(submission)
-    if verified_now and sql.on_postgresql():
+    if verified_now:
         boards = _entries_improve(submission.pk, boards)
     else:
         for board in boards:
@@ -386,7 +373,7 @@ def _entry_recompute(board: str, submission: Submission) -> None:
 
 
 def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
-    """PostgreSQL, a newly verified submission: on each board, make it the player's entry
+    """A newly verified submission: on each board, make it the player's entry
     when it is on the boards and ranks better than their entry (or they have none), in one
     statement. The boards whose entry changed."""
     return [board for board, in sql.run(
@@ -409,7 +396,7 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     serving a stale rank."""
     changed: dict[str, int | None] = dict.fromkeys(boards)
     index = ranking.redis_ranking()
-    if index is not None and boards:
+    if boards:
         try:
             entries = dict.fromkeys(boards)
             for board, key, submitted_at, submission_id, row in _entries_of(player_id, boards):
@@ -439,30 +426,19 @@ def player_rows_refresh(player_id: int) -> None:
 def _entries_of(player_id: int, boards: list[str]):
     """``(board, rank_key, submitted_at, submission_id, row)`` of the player's entries on
     ``boards``, the row as ``board_rows`` renders it."""
-    if sql.on_postgresql():
-        found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {board_rows.SQL_COLUMNS} '
-                        f'FROM "{_ENTRIES}" e INNER JOIN {board_rows.SQL_JOIN} ON s."id" = e."submission_id" '
-                        f'WHERE e."player_id" = %s AND e."board" = ANY(%s)', [player_id, boards])
-    else:
-        found = BoardEntry.objects.filter(player_id=player_id, board__in=boards).values_list(
-            "board", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS)
+    found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {board_rows.SQL_COLUMNS} '
+                    f'FROM "{_ENTRIES}" e INNER JOIN {board_rows.SQL_JOIN} ON s."id" = e."submission_id" '
+                    f'WHERE e."player_id" = %s AND e."board" = ANY(%s)', [player_id, boards])
     return [(board, key, at, values[0], board_rows.render(values)) for board, key, at, *values in found]
 
 
 def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
-    if sql.on_postgresql():
-        days = [day for day, in sql.run(
-            f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
-            f'AND "won" AND NOT "hidden" AND NOT "flagged" AND "daily_date" IS NOT NULL ORDER BY 1',
-            [player_id, Status.VERIFIED])]
-    else:
-        days = sorted(set(
-            Submission.objects.filter(player_id=player_id, status=Status.VERIFIED, won=True, hidden=False,
-                                      flagged=False, daily_date__isnull=False)
-            .values_list("daily_date", flat=True)
-        ))
+    days = [day for day, in sql.run(
+        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
+        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND "daily_date" IS NOT NULL ORDER BY 1',
+        [player_id, Status.VERIFIED])]
     best = run = 0
     previous = None
     for day in days:
@@ -471,25 +447,17 @@ def stats_refresh(player_id: int) -> PlayerStats:
         previous = day
     stats = PlayerStats(player_id=player_id, daily_wins=len(days), best_streak=best,
                         last_streak=run if days else 0, last_win_date=previous)
-    if sql.on_postgresql():
-        sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
-                f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
-                f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
-                f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
-                [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
-    else:
-        PlayerStats.objects.bulk_create(
-            [stats], update_conflicts=True, unique_fields=["player"],
-            update_fields=["daily_wins", "best_streak", "last_streak", "last_win_date"],
-        )
+    sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
+            f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
+            f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
+            f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
+            [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
     return stats
 
 
 def board_rebuild(board: str) -> int:
     """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
     index = ranking.redis_ranking()
-    if index is None:
-        return 0
     index.drop(board)
     found = (BoardEntry.objects.filter(board=board)
              .values_list("player_id", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS).iterator(chunk_size=5000))
@@ -515,8 +483,6 @@ def board_rebuild_queue(board: str) -> None:
 def boards_reconcile(days=None) -> list[str]:
     """Rebuild the index of recent daily boards whose size differs from the record."""
     index = ranking.redis_ranking()
-    if index is None:
-        return []
     today = utc_today()
     rebuilt = []
     for day in days or (today, today - timedelta(days=1)):

@@ -1,15 +1,10 @@
 """Plain SQL for the hottest statements (intake, verification, board rows, token lookups).
 
-On PostgreSQL, compiling the ORM's query cost about as much CPU as PostgreSQL spent running
-it, so these statements are written out; other databases (SQLite, which ``make run`` uses)
-keep the ORM, and ``make test`` runs the service tests on both.
+Compiling the ORM's query cost about as much CPU as PostgreSQL spent running it, so these
+statements are written out, in PostgreSQL's dialect (the only database).
 """
 
 from django.db import connection
-
-
-def on_postgresql() -> bool:
-    return connection.vendor == "postgresql"
 
 
 def run(statement: str, params=()) -> list[tuple] | int:

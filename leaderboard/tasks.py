@@ -42,6 +42,4 @@ def rebuild_board(board: str) -> int:
     try:
         return services.board_rebuild(board)
     finally:
-        index = ranking.redis_ranking()
-        if index is not None:  # None: no Redis configured, so no index and no claim
-            index.release_rebuild(board)
+        ranking.redis_ranking().release_rebuild(board)
