@@ -10,6 +10,20 @@ const PAGE_SIZE = 25;
 const $ = (id) => document.getElementById(id);
 let today = null;
 
+/** The texts a person reads, in one place for the translation that follows. */
+const TEXT = {
+  hints: (n) => (n === 1 ? "1 hint" : `${n} hints`),
+  hintsTitle: "Played with hints: ranked after every game without hints.",
+  final: " · final, games are public",
+  open: (when) => ` · open until ${when}`,
+};
+
+/** A small badge on a result that used hints: words, not only a colour. */
+function hintsBadge(row) {
+  if (!(row.hints > 0)) return null;
+  return h("span", { class: "badge hinted", title: TEXT.hintsTitle, "data-testid": "row-hints" }, TEXT.hints(row.hints));
+}
+
 function setParam(name, value) {
   const url = new URL(window.location.href);
   if (value === null) url.searchParams.delete(name);
@@ -27,7 +41,7 @@ function resultTable(data, { me = null, replayable = () => true } = {}) {
   },
   h("td", { "data-testid": "row-rank" }, row.rank),
   h("td", { class: "player" }, h("a", { href: `/players/${encodeURIComponent(row.player)}/` }, row.player)),
-  h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won")),
+  h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won"), hintsBadge(row)),
   h("td", { "data-testid": "row-moves" }, row.moves),
   h("td", {}, row.score),
   h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
@@ -58,13 +72,16 @@ async function showDay(day, pageNumber = 1) {
       get(`/api/daily/${day}/`).catch(() => null),
       user.authenticated ? get(`${path}?around=me&page_size=1`).catch(() => null) : Promise.resolve(null),
     ]);
-    const closed = deal ? deal.closed : day < today;
+    // The deal's code (and its games) are public only once the day is final: close plus grace.
+    const closed = deal ? deal.final : false;
     meta.replaceChildren(
       `${day === today ? "Today" : day}: `,
-      deal ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
+      deal && deal.code ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
       deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, " · proven winnable") : "",
       ` · ${board.count} player${board.count === 1 ? "" : "s"}`,
-      closed ? " · closed, games are public" : " · open until midnight UTC",
+      closed ? TEXT.final : TEXT.open(deal && deal.closes_at
+        ? new Date(deal.closes_at).toLocaleString([], { hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
+        : "midnight UTC"),
       mine && mine.me ? h("b", { "data-testid": "my-rank" }, ` · your rank #${mine.me}`) : "",
     );
     box.replaceChildren(

@@ -2,9 +2,14 @@
  * The play page: `/` (today's deal of the day) and `/play/<code>/` (any deal).
  *
  * Every action goes through the engine (engine.js): the page only turns taps and drags into
- * action texts of the notation, asks the engine, and keeps the action log. The log, the
- * attempt, the hints and the start time live in localStorage per deal code, so a reload (or
- * coming back to a deal later) resumes the game.
+ * action texts of the notation, asks the engine, and keeps the action log. The log, the time
+ * of each action (timing.js), the attempt and the hints (counted by the server) live in
+ * localStorage per deal code, so a reload (or coming back to a deal later) resumes the game.
+ *
+ * Today's deal (fair play, issue 12): signed out, the page only tells about it and invites the
+ * visitor to sign up; signed in, the cards are dealt only once the player has pressed Start and
+ * the server has answered with the attempt (its code, and whether it is ranked or practice).
+ * A player who has started today's attempt resumes it, on any device.
  *
  * How a person's gestures become actions (rules section 9):
  *   tap the stock                         -> "s"
@@ -25,6 +30,7 @@ import {
 } from "./engine.js";
 import { ApiError, clock, get, h, pageData, post } from "./api.js";
 import { pretty, renderTable } from "./table.js";
+import { AttemptClock, alignTimes } from "./timing.js";
 
 const page = pageData();
 const user = page.user || { authenticated: false, username: null };
@@ -39,6 +45,54 @@ const DOUBLE_TAP_MS = 400;
 const KEEP_DAYS = 14;
 const RUN_TO_FOUNDATION =
   "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.";
+
+/** The texts a person reads, in one place for the translation that follows. */
+const TEXT = {
+  dailyKind: (date) => `Deal of the day · ${date}`,
+  provenWinnable: "proven winnable",
+  playersSoFar: (n) => (n === 1 ? "1 player so far" : `${n} players so far`),
+  closesAt: (when) => `closes ${when}`,
+  codeHidden: "shown when you start",
+  dailyAbout: "Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time.",
+  inviteTitle: "Sign in to play today's deal",
+  inviteBefore: "Today's deal is for signed-in players: ",
+  signUp: "sign up",
+  or: " or ",
+  logIn: "log in",
+  inviteAfter: " to play it and go on today's board.",
+  numberedOpen: "Numbered deals are open to everyone: ",
+  playNumbered: (code) => `play deal ${code}`,
+  startTitle: "Your ranked try",
+  rankedTry: "This is your ranked try today. The cards stay hidden until you press Start; the server's clock starts then, and this game is the one that goes on today's board.",
+  againTitle: "You have played today's deal",
+  again: "You may play it again: a game after your ranked try is practice and will not be ranked.",
+  yourGame: "See your game",
+  start: "Start",
+  starting: "Starting…",
+  cannotStart: (why) => `The game could not start: ${why}`,
+  practice: "Practice: this game will not be ranked.",
+  ranked: "Your ranked try has started: good luck.",
+  resumed: "Welcome back: your ranked try goes on.",
+  dealtAgainDaily: "Dealt again: the same cards, a fresh log; the server's clock of your try keeps running.",
+  hintSignIn: "Sign in to get hints",
+  hint: "Hint",
+  hintLooking: "Looking for a good move…",
+  hintFailed: (why) => `No hint: ${why}`,
+  hintNote: "(Hints make a game not clean, and it ranks after every game without hints.)",
+  practiceResult: "Practice: verified, but not ranked and not on any board.",
+  copyResult: "This game is identical to an earlier game of another player: it is kept, but off the boards.",
+  hintsResult: (n) => `Hints used (${n}): ranked after every game without hints.`,
+  flaggedResult: "Flagged for a review: the result goes on the boards once staff have looked at it.",
+  dayClosed: (when) => `The day closed at ${when}; this game can no longer be ranked.`,
+};
+
+/** A moment as the reader's local date and time, e.g. "1 Dec, 01:00 (CET)". */
+function localTime(iso) {
+  if (!iso) return "midnight UTC";
+  return new Date(iso).toLocaleString([], {
+    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
+}
 
 // -- settings (persisted) ---------------------------------------------------------------------
 
@@ -66,17 +120,25 @@ let hint = null;          // {action, keys} highlighted until the next action
 let landed = null;        // data-keys of the card(s) that just moved
 let tapWait = null;       // a first tap that found no foundation, waiting for a second
 let attemptStarting = null;
+let timer = null;         // the attempt's clock (timing.js), once the server has answered
 
+/**
+ * times[i]: ms since the attempt started when actions[i] was played (0 before it started);
+ * clock: the attempt's clock as saved; daily/ranked/practice/closesAt: from the attempt's
+ * answer; refusal: a submission the server refused for good (day_closed).
+ */
 function freshState(dealCode) {
   return {
-    code: dealCode, actions: [], hints: 0, startedAt: null, finishedAt: null,
-    attemptId: null, attemptUser: null, attemptStartedAt: null, clockNote: false,
-    submissionId: null, submission: null, rank: null, savedAt: Date.now(),
+    code: dealCode, actions: [], times: [], hints: 0, startedAt: null, finishedAt: null,
+    attemptId: null, attemptUser: null, attemptStartedAt: null, clockNote: false, clock: null,
+    daily: false, ranked: null, practice: false, closesAt: null,
+    submissionId: null, submission: null, rank: null, refusal: null, savedAt: Date.now(),
   };
 }
 
 function save() {
   state.savedAt = Date.now();
+  if (timer) state.clock = timer.saved();
   try {
     localStorage.setItem(STORE_PREFIX + state.code, JSON.stringify(state));
     localStorage.setItem("eh:current", state.code);
@@ -86,7 +148,9 @@ function save() {
 function load(dealCode) {
   try {
     const saved = JSON.parse(localStorage.getItem(STORE_PREFIX + dealCode) || "null");
-    if (saved && saved.code === dealCode && Array.isArray(saved.actions)) return { ...freshState(dealCode), ...saved };
+    if (saved && saved.code === dealCode && Array.isArray(saved.actions)) {
+      return { ...freshState(dealCode), ...saved, times: alignTimes(saved.times, saved.actions.length) };
+    }
   } catch { /* unreadable: start again */ }
   return null;
 }
@@ -145,6 +209,7 @@ function render() {
   $("score").textContent = snap.score;
   $("moves").textContent = snap.moves;
   $("hints").textContent = state.hints;
+  $("mode-note").hidden = !state.practice;
   tableEl.dataset.logLength = state.actions.length;
   $("log-length").textContent = state.actions.length;
   $("move-log").value = JSON.stringify({ deal: code, actions: state.actions });
@@ -156,7 +221,7 @@ function render() {
 function tick() {
   if (!state) return;
   const end = state.finishedAt || Date.now();
-  $("time").textContent = state.startedAt ? clock(end - state.startedAt) : "0:00";
+  $("time").textContent = game && state.startedAt ? clock(end - state.startedAt) : "0:00";
 }
 setInterval(tick, 1000);
 
@@ -195,6 +260,7 @@ function act(text) {
   const target = text.endsWith(">f") ? foundationTarget(text) : null;
   game.play(text);
   state.actions.push(text);
+  state.times.push(timer ? timer.stamp(state.times) : 0);
   if (!state.startedAt) state.startedAt = Date.now();
   hint = null;
   landed = landingKeys(text, target);
@@ -447,12 +513,23 @@ $("code-input").addEventListener("input", (event) => {
 
 function restart() {
   clearTapWait();
-  state = freshState(code);
-  game = Game.new(parseCode(code).number);
   hint = null;
   landed = null;
+  if (page.daily && !(attemptIsMine() && !state.submissionId && !state.refusal)) {
+    // Today's try is over: another game is a new attempt, which needs Start again.
+    showPanel("again", state.submissionId);
+    return;
+  }
+  if (page.daily) {
+    // The same try goes on (its attempt and clock, hints counted): only the log starts again.
+    Object.assign(state, { actions: [], times: [], startedAt: null, finishedAt: null });
+  } else {
+    state = freshState(code);
+    timer = null;
+  }
+  game = Game.new(parseCode(code).number);
   save();
-  say("Dealt again: the same cards, a fresh start.");
+  say(page.daily ? TEXT.dealtAgainDaily : "Dealt again: the same cards, a fresh start.");
   renderResult();
   render();
 }
@@ -502,43 +579,34 @@ function describe(text) {
   return `move ${what} from ${where} to ${onto}`;
 }
 
-/** A move that looks useful, when the server's solver cannot be asked. */
-function localHint() {
-  const legal = game.legalActions().filter((a) => a !== "u");
-  const flips = legal.filter((a) => /^\d>\d/.test(a) && (() => {
-    const n = Number(a[0]) - 1;
-    const k = a.includes(":") ? Number(a.split(":")[1]) : 1;
-    return game.down[n] > 0 && game.columns[n].length - game.down[n] === k;
-  })());
-  const order = [
-    legal.filter((a) => a.endsWith(">f") && !a.startsWith("f")),
-    flips,
-    legal.filter((a) => a.startsWith("w>")),
-    legal.filter((a) => a === "s"),
-    legal,
-  ];
-  for (const group of order) if (group.length) return group[0];
-  return null;
-}
-
+/** The solver's next move, asked on the attempt: the server counts the hint on it. */
 async function askHint() {
   if (!game || game.won) return;
-  say("Looking for a good move…");
+  if (!user.authenticated) {
+    window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname)}`);
+    return;
+  }
+  say(TEXT.hintLooking);
   let action = null;
   try {
-    action = (await post("/api/hints/", { deal: code, actions: state.actions })).action;
-  } catch {
-    action = localHint();
+    await ensureAttempt({ force: true });
+    if (!attemptIsMine()) return; // ensureAttempt said why
+    const answer = await post("/api/hints/", { attempt: state.attemptId, actions: state.actions });
+    action = answer.action;
+    state.hints = answer.hints;
+    save();
+    render();
+  } catch (exc) {
+    say(TEXT.hintFailed(exc.message), "error");
+    return;
   }
   if (!action || game.refusal(action) !== null) {
     say("No move to suggest from here: undo a few moves or start again.");
     return;
   }
-  state.hints += 1;
-  save();
   hint = { action, keys: actionKeys(action) };
   render();
-  say(`Hint: ${describe(action)}. (Hints make a game not clean.)`, "hint");
+  say(`Hint: ${describe(action)}. ${TEXT.hintNote}`, "hint");
 }
 
 // -- the server: attempts, submissions, ranks -------------------------------------------------
@@ -547,26 +615,42 @@ function attemptIsMine() {
   return Boolean(state.attemptId && state.attemptUser === user.username);
 }
 
-/** Signed in and playing: the server's clock starts with an attempt (once per game). */
-async function ensureAttempt() {
-  if (!user.authenticated || !state.actions.length || game.won || attemptIsMine() || attemptStarting) return;
+/** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
+function bindAttempt(attempt) {
+  Object.assign(state, {
+    attemptId: attempt.id, attemptUser: user.username, attemptStartedAt: attempt.started_at,
+    daily: Boolean(attempt.daily_date), ranked: attempt.ranked ?? null, practice: Boolean(attempt.practice),
+    closesAt: attempt.closes_at ?? null, hints: attempt.hints ?? 0,
+  });
+  timer = AttemptClock.start();
+  save();
+}
+
+/**
+ * A numbered deal, signed in: the server's clock starts with an attempt at the first action
+ * (or a hint), once per game. Today's deal has its attempt before the cards are dealt.
+ */
+function ensureAttempt({ force = false } = {}) {
+  if (attemptStarting) return attemptStarting;
+  if (page.daily || !user.authenticated || !game || game.won || attemptIsMine()) return Promise.resolve();
+  if (!force && !state.actions.length) return Promise.resolve();
   const forState = state;
   const lateStart = state.actions.length > 1;
-  attemptStarting = post("/api/attempts/", { deal: state.code });
-  try {
-    const attempt = await attemptStarting;
-    if (state !== forState) return; // dealt again meanwhile: the next action starts a new one
-    state.attemptId = attempt.id;
-    state.attemptUser = user.username;
-    state.attemptStartedAt = attempt.started_at;
-    state.clockNote = lateStart;
-    save();
-    if (lateStart) say("You are signed in: the server's clock for this game starts now.", "info");
-  } catch (exc) {
-    say(`Could not start this game on the server (${exc.message}); it can't be ranked yet.`, "error");
-  } finally {
-    attemptStarting = null;
-  }
+  attemptStarting = (async () => {
+    try {
+      const attempt = await post("/api/attempts/", { deal: state.code });
+      if (state !== forState) return; // dealt again meanwhile: the next action starts a new one
+      bindAttempt(attempt);
+      state.clockNote = lateStart;
+      save();
+      if (lateStart) say("You are signed in: the server's clock for this game starts now.", "info");
+    } catch (exc) {
+      say(`Could not start this game on the server (${exc.message}); it can't be ranked yet.`, "error");
+    } finally {
+      attemptStarting = null;
+    }
+  })();
+  return attemptStarting;
 }
 
 function onWin() {
@@ -580,20 +664,36 @@ function onWin() {
 async function submit() {
   if (attemptStarting) { try { await attemptStarting; } catch { /* reported */ } }
   if (state.submissionId) { poll(); return; }
+  if (state.refusal) { renderResult(); return; }
   if (!attemptIsMine()) {
     renderResult("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”.");
     return;
   }
   try {
-    const sent = await post(`/api/attempts/${state.attemptId}/submission`, { actions: state.actions, hints: state.hints });
+    const body = { actions: state.actions };
+    // A late start's first actions have no time worth sending; today's deal always has them.
+    if (state.daily || !state.clockNote) body.times = state.times;
+    const sent = await post(`/api/attempts/${state.attemptId}/submission`, body);
     state.submissionId = sent.id;
     state.submission = { status: sent.status };
     save();
     renderResult();
     poll();
   } catch (exc) {
+    if (exc instanceof ApiError && exc.code === "day_closed") {
+      // The server may say when the day closed; else the attempt's answer did.
+      state.refusal = { code: exc.code, closedAt: (exc.detail && exc.detail.closes_at) || state.closesAt };
+      save();
+      renderResult();
+      return;
+    }
     renderResult(`The server did not take this game: ${exc.message}`);
   }
+}
+
+/** Whether a verified result stands on its board (else there is no rank to ask for). */
+function onBoards(sub) {
+  return sub.status === "verified" && !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
 }
 
 let polling = false;
@@ -617,7 +717,7 @@ async function poll() {
         save();
         renderResult();
         if (sub.status === "verified" || sub.status === "rejected") {
-          if (sub.status === "verified") await fetchRank(sub);
+          if (onBoards(sub)) await fetchRank(sub);
           return;
         }
       }
@@ -681,11 +781,11 @@ function renderResult(note) {
         parts.push(h("p", { class: "form-error" }, `Action ${sub.error_index}: ${sub.error}`));
       }
       if (status === "verified") {
-        if (sub.flagged) {
-          parts.push(h("p", { "data-testid": "flagged" }, "Played faster than the server believes a person can: the result waits for a review before it goes on the boards."));
-        } else if (sub.won === false) {
-          parts.push(h("p", {}, "The server's replay did not end in a win."));
-        }
+        if (sub.practice) parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practiceResult));
+        if (sub.copy_of) parts.push(h("p", { "data-testid": "result-copy" }, TEXT.copyResult));
+        if (sub.flagged) parts.push(h("p", { "data-testid": "flagged" }, TEXT.flaggedResult));
+        if (sub.hints > 0 && !sub.practice) parts.push(h("p", { "data-testid": "result-hints" }, TEXT.hintsResult(sub.hints)));
+        if (sub.won === false) parts.push(h("p", {}, "The server's replay did not end in a win."));
         const rank = state.rank;
         if (rank && rank.me) {
           const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
@@ -698,8 +798,13 @@ function renderResult(note) {
         }
         if (sub.clean === false) parts.push(h("p", { class: "muted" }, "Not a clean game (undo or hints used)."));
       }
+    } else if (state.refusal && state.refusal.code === "day_closed") {
+      parts.push(h("p", { class: "form-error", "data-testid": "day-closed" }, TEXT.dayClosed(localTime(state.refusal.closedAt))));
     } else if (!note) {
       parts.push(h("p", { "data-testid": "submission-status", "data-status": "sending" }, "Sending your game to the server…"));
+    }
+    if (state.practice && !(sub && sub.status === "verified")) {
+      parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practice));
     }
   }
   if (note) parts.push(h("p", { class: "note" }, note));
@@ -711,51 +816,169 @@ function renderResult(note) {
   resultEl.hidden = false;
 }
 
-// -- start ------------------------------------------------------------------------------------
+// -- today's deal: before the cards are dealt -------------------------------------------------
 
-async function start() {
-  forgetOldGames();
-  if (page.error) {
-    say(page.error, "error");
-    $("deal-code").textContent = "invalid code";
+const panelEl = $("daily-panel");
+
+/** "invite" and "start"/"again" show the panel and no cards; "playing" the table. */
+function setStage(stage) {
+  $("game").dataset.stage = stage;
+  panelEl.hidden = stage === "playing";
+  for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
+}
+
+function dailyFacts() {
+  const facts = [TEXT.dailyKind(daily.date)];
+  if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
+  facts.push(TEXT.playersSoFar(daily.players ?? 0), TEXT.closesAt(localTime(daily.closes_at)));
+  return facts.join(" · ");
+}
+
+function numberedDealLink() {
+  const dealCode = formatCode(MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1)), "N");
+  return h("a", { href: `/play/${dealCode}/`, "data-testid": "play-numbered" }, TEXT.playNumbered(dealCode));
+}
+
+/** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
+function showPanel(kind, previousSubmission = null) {
+  game = null;
+  hint = null;
+  timer = null;
+  tableEl.replaceChildren();
+  delete tableEl.dataset.ready;
+  resultEl.hidden = true;
+  for (const id of ["score", "moves", "hints"]) $(id).textContent = "0";
+  $("time").textContent = "0:00";
+  $("mode-note").hidden = true;
+  say("");
+  const next = encodeURIComponent(window.location.pathname);
+  const parts = [];
+  if (kind === "invite") {
+    parts.push(h("h2", {}, TEXT.inviteTitle),
+      h("p", { "data-testid": "daily-facts" }, dailyFacts()), h("p", {}, TEXT.dailyAbout),
+      h("p", { "data-testid": "daily-invite" }, TEXT.inviteBefore,
+        h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp), TEXT.or,
+        h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn), TEXT.inviteAfter),
+      h("p", {}, TEXT.numberedOpen, numberedDealLink()));
+  } else {
+    const error = h("p", { class: "form-error", "data-testid": "start-error" });
+    const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
+    button.addEventListener("click", () => startDailyAttempt(button, error));
+    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle),
+      h("p", { "data-testid": "daily-facts" }, dailyFacts()),
+      h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
+      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
+      h("p", {}, button), error);
+  }
+  panelEl.replaceChildren(...parts);
+  setStage(kind);
+}
+
+/** Start: the server opens the attempt and only its answer tells which cards these are. */
+async function startDailyAttempt(button, error) {
+  button.disabled = true;
+  button.textContent = TEXT.starting;
+  error.textContent = "";
+  let attempt;
+  try {
+    attempt = await post("/api/attempts/", { deal: "daily" });
+  } catch (exc) {
+    button.disabled = false;
+    button.textContent = TEXT.start;
+    error.textContent = TEXT.cannotStart(exc.message);
     return;
   }
-  if (page.daily) {
-    try {
-      daily = await get("/api/daily/");
-    } catch (exc) {
-      say(`Today's deal is not available: ${exc.message}`, "error");
-      return;
-    }
-    code = daily.code;
-    $("deal-kind").textContent = `Deal of the day · ${daily.date}${daily.proven_winnable ? " · proven winnable" : ""}`;
-  } else {
-    code = page.code;
-    $("deal-kind").textContent = parseCode(code).mode === "D" ? "Deal of a day" : "Deal";
+  code = attempt.deal;
+  state = freshState(code);
+  bindAttempt(attempt);
+  dealCards();
+  say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
+}
+
+/** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
+async function openDaily() {
+  try {
+    daily = await get("/api/daily/");
+  } catch (exc) {
+    say(`Today's deal is not available: ${exc.message}`, "error");
+    return;
   }
+  $("deal-kind").textContent = TEXT.dailyKind(daily.date) + (daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
+  $("deal-code").textContent = user.authenticated ? TEXT.codeHidden : "–";
+  const mine = user.authenticated ? daily.attempt : null;
+  if (!user.authenticated || !mine) {
+    showPanel(user.authenticated ? "start" : "invite");
+    return;
+  }
+  code = mine.code;
+  const saved = load(code);
+  if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
+    state = saved;
+    timer = AttemptClock.resume(state.clock);
+  } else if (mine.submission) {
+    showPanel("again", mine.submission); // played on another device, or this one forgot it
+    return;
+  } else {
+    // Started on another device (or this one forgot the game): the same try, the log starts
+    // here, and so does the count of its times, which then never passes the server's clock.
+    state = freshState(code);
+    Object.assign(state, {
+      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
+      ranked: mine.ranked, practice: !mine.ranked, closesAt: daily.closes_at,
+    });
+    timer = AttemptClock.start();
+  }
+  dealCards();
+  if (game.won) submit();
+}
+
+// -- start ------------------------------------------------------------------------------------
+
+/** Deal the cards of `code` and replay the saved log onto them. */
+function dealCards() {
   $("deal-code").textContent = code;
   $("code-input").placeholder = code;
   game = Game.new(parseCode(code).number);
-  state = load(code) || freshState(code);
   if (state.actions.length) {
     const result = replayOnto(game, state.actions);
     if (!result.ok) {
       say(`The saved game could not be resumed (${result.error}); dealt again.`, "error");
-      state = freshState(code);
+      Object.assign(state, { actions: [], times: [], startedAt: null, finishedAt: null });
       game = Game.new(parseCode(code).number);
     } else if (!game.won) {
       say(`Welcome back: your game is where you left it (${state.actions.length} actions).`);
     }
   }
   save();
+  setStage("playing");
   render();
   renderResult();
+  tableEl.dataset.ready = "true";
+}
+
+async function start() {
+  forgetOldGames();
+  $("hint").textContent = user.authenticated ? TEXT.hint : TEXT.hintSignIn;
+  $("mode-note").textContent = TEXT.practice;
+  if (page.error) {
+    say(page.error, "error");
+    $("deal-code").textContent = "invalid code";
+    return;
+  }
+  if (page.daily) {
+    await openDaily();
+    return;
+  }
+  code = page.code;
+  $("deal-kind").textContent = parseCode(code).mode === "D" ? "Deal of a day" : "Deal";
+  state = load(code) || freshState(code);
+  if (attemptIsMine()) timer = AttemptClock.resume(state.clock);
+  dealCards();
   if (game.won) {
     if (user.authenticated && (state.submissionId || attemptIsMine())) submit();
   } else {
     ensureAttempt();
   }
-  tableEl.dataset.ready = "true";
 }
 
 let resizeTimer = null;
