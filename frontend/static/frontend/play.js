@@ -51,7 +51,7 @@ const TEXT = {
   dailyKind: (date) => `Deal of the day · ${date}`,
   provenWinnable: "proven winnable",
   playersSoFar: (n) => (n === 1 ? "1 player so far" : `${n} players so far`),
-  closesAt: (when) => `closes ${when}`,
+  closesAt: (when) => `closes at ${when}`,
   codeHidden: "shown when you start",
   dailyAbout: "Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time.",
   inviteTitle: "Sign in to play today's deal",
