@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -142,6 +143,10 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    # Swagger UI's files served from the project (no CDN), under the CSP below.
+    "drf_spectacular_sidecar",
+    # The admin's log-in lock-out (the "Security" block below).
+    "axes",
     # The engine: a plain package with no apps.py on purpose (it must not import Django).
     "games",
     "leaderboard",
@@ -156,6 +161,15 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last: it turns the lock-out that axes' backend signals into the 429 page.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out admin log-in before the password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -284,6 +298,9 @@ SUBMISSION_MAX_ACTIONS = env_int("SUBMISSION_MAX_ACTIONS", 50_000, min_value=1)
 DATA_UPLOAD_MAX_MEMORY_SIZE = SUBMISSION_MAX_BYTES
 # Plausibility: faster than this, by the server's clock, is flagged for staff review.
 MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
+# A daily submission is accepted until the day's close (midnight UTC) plus this grace; the
+# day's solution and every player's log of it are public from then on.
+DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
 # Beat re-queues pending rows older than this, and claims older than the hard time limit.
 STALE_PENDING_SECONDS = env_int("STALE_PENDING_SECONDS", 30, min_value=1)
 STALE_VERIFYING_SECONDS = env_int("STALE_VERIFYING_SECONDS", CELERY_TASK_TIME_LIMIT + 30, min_value=1)
@@ -315,6 +332,7 @@ REST_FRAMEWORK = {
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
+        "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
     },
 }
 
@@ -328,6 +346,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Daily-challenge leaderboards for the double-deck solitaire Easy Harp (rules EH1).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files from drf_spectacular_sidecar's static files, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --------------------------------------------------------------------------------------
@@ -371,6 +393,36 @@ if not DEBUG:
     if not SECURE_HSTS_PRELOAD:
         # Preloading is a near-irreversible choice for the domain's owner, not a default.
         SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# --------------------------------------------------------------------------------------
+# Security: CSP and admin lock-out
+# --------------------------------------------------------------------------------------
+
+# Every page: scripts, styles and everything else only from this site; no inline script or
+# style (the pages' data is in json_script blocks, which are not run); images also as data:
+# URLs (the favicon, Swagger UI's icons); no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# django-axes locks the admin's log-in after AXES_FAILURE_LIMIT failures of one username from
+# one address (the address the API's throttles count), for AXES_COOLOFF_SECONDS. The API's
+# log-in has its own per-address throttle (THROTTLE_LOGIN) and is left to it: axes neither
+# locks nor records it (leaderboard.authentication.AdminLoginAxesHandler).
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, min_value=1)
+AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 900, min_value=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_ONLY_ADMIN_SITE = True
+AXES_HANDLER = "leaderboard.authentication.AdminLoginAxesHandler"
+AXES_CLIENT_IP_CALLABLE = "leaderboard.authentication.client_address"
+AXES_RESET_ON_SUCCESS = True
 
 # --------------------------------------------------------------------------------------
 # Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL.

@@ -14,15 +14,21 @@ Only what requests use is cached (no password hash): the user comes back as a mo
 with the other fields deferred, read from PostgreSQL if something asks for them. Inactive
 accounts and unknown tokens are never cached. When the cache is unreachable it answers "miss"
 (config.cache) and every request reads PostgreSQL, as before.
+
+Also here, the other checks of who is logging in: the CSRF check of log-in and sign-up when
+they come with a session cookie, and django-axes' lock-out of the admin's log-in.
 """
 
+from axes.handlers.database import AxesDatabaseHandler
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import router, transaction
 from django.utils.translation import gettext_lazy as _
 from django.db.models.signals import post_delete, post_save
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.permissions import BasePermission
+from rest_framework.throttling import BaseThrottle
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -90,3 +96,41 @@ def _token_changed(sender, instance, **kwargs):
 
 post_save.connect(_token_changed, sender=Token, dispatch_uid="auth-token-saved")
 post_delete.connect(_token_changed, sender=Token, dispatch_uid="auth-token-deleted")
+
+
+class CsrfWhenSessionCookie(BasePermission):
+    """Open to anyone, but a request that carries a session cookie must carry the CSRF token.
+
+    DRF checks CSRF only for an authenticated session, so without this a form on another site
+    could post a log-in or sign-up into a visitor's browser and sign them in to the attacker's
+    account (login CSRF). API clients with tokens, and a first visit, carry no session cookie
+    and need no token."""
+
+    def has_permission(self, request, view) -> bool:
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            SessionAuthentication().enforce_csrf(request)  # PermissionDenied (403) when missing
+        return True
+
+
+def client_address(request) -> str:
+    """The client's address as the API's throttles count it (``NUM_PROXIES``): axes locks the
+    same address, and a forged X-Forwarded-For escapes neither."""
+    return BaseThrottle().get_ident(request)
+
+
+class AdminLoginAxesHandler(AxesDatabaseHandler):
+    """axes' database handler for the admin's log-in only (``AXES_ONLY_ADMIN_SITE`` makes axes
+    lock only there, but it would still record every API log-in, sign-up and log-out: a write
+    each, and API failures that never lock). The API's log-in has its own throttle."""
+
+    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
+        if request is not None and self.is_admin_request(request):
+            super().user_login_failed(sender, credentials, request, **kwargs)
+
+    def user_logged_in(self, sender, request, user, **kwargs):
+        if self.is_admin_request(request):
+            super().user_logged_in(sender, request, user, **kwargs)
+
+    def user_logged_out(self, sender, request, user, **kwargs):
+        if self.is_admin_request(request):
+            super().user_logged_out(sender, request, user, **kwargs)

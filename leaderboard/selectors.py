@@ -238,12 +238,17 @@ def _attempt(attempt_id) -> Attempt | None:
 
 
 def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:
-    """The submission and whether ``viewer`` may see its log: the owner and staff at once,
-    everyone else once the day it was played on has closed (UTC)."""
+    """The submission and whether ``viewer`` may see its log. The owner and staff see all of
+    it. Anyone else sees a result only while it is on a board (else 404, as if it did not
+    exist), and its log once the day is final (a daily deal: close plus grace) or, for a
+    numbered deal, once the UTC day it was played on has closed."""
     submission = Submission.objects.select_related("attempt", "player").filter(pk=submission_id).first()
     if submission is None:
         raise NotFound("No such submission.")
-    is_owner = viewer.is_authenticated and viewer.pk == submission.player_id
-    played_on = submission.daily_date or submission.attempt.started_at.date()
-    public = services.day_closed(played_on) and submission.on_boards
-    return submission, is_owner or viewer.is_staff or public
+    if viewer.is_staff or (viewer.is_authenticated and viewer.pk == submission.player_id):
+        return submission, True
+    if not submission.board_entries.exists():
+        raise NotFound("No such submission.")
+    if submission.daily_date is not None:
+        return submission, services.day_final(submission.daily_date)
+    return submission, services.day_closed(submission.attempt.started_at.date())

@@ -67,6 +67,12 @@ def user_token(user) -> str:
     return Token.objects.get_or_create(user=user)[0].key
 
 
+def user_token_delete(user) -> None:
+    """Log-out: the API token stops working (its cached lookup is forgotten by the Token
+    signal, leaderboard.authentication); the next log-in issues a new one."""
+    Token.objects.filter(user=user).delete()
+
+
 # -- the deal of the day ----------------------------------------------------------------
 
 def daily_candidates(day: date, secret: str | None = None):
@@ -499,6 +505,17 @@ def utc_today() -> date:
 
 def day_closed(day: date) -> bool:
     return day < utc_today()
+
+
+def day_close(day: date) -> datetime:
+    """When ``day`` closes: the next midnight UTC."""
+    return as_utc_datetime(day + timedelta(days=1))
+
+
+def day_final(day: date) -> bool:
+    """The day's close plus the grace for late submissions has passed: its deal's solution and
+    every player's log of it may be shown."""
+    return timezone.now() >= day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
 
 
 def as_utc_datetime(day: date) -> datetime:

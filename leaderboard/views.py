@@ -16,6 +16,7 @@ import games
 from games.deal import MAX_DEAL
 
 from . import selectors, services
+from .authentication import CsrfWhenSessionCookie
 from .errors import Invalid, NotFound, TooLarge
 from .ranking import daily_board, deal_board
 from .rendering import JSONBytesResponse
@@ -66,7 +67,7 @@ def _account(user, token: str | None = None) -> dict:
 
 
 class SignupView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfWhenSessionCookie]
     throttle_classes = [PerAddressThrottle]
     throttle_scope = "signup"
 
@@ -79,7 +80,7 @@ class SignupView(APIView):
 
 
 class LoginView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [CsrfWhenSessionCookie]
     throttle_classes = [PerAddressThrottle]
     throttle_scope = "login"
 
@@ -96,7 +97,10 @@ class LoginView(APIView):
 class LogoutView(APIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
+        user = request.user
         logout(request)
+        if user.is_authenticated:
+            services.user_token_delete(user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -126,6 +130,7 @@ class DailyTodayView(DailyView):
 
 class AttemptsView(APIView):
     permission_classes = [IsAuthenticated]
+    throttle_scope = "attempt"
 
     @extend_schema(request=AttemptIn, responses={201: AttemptOut, **ERRORS})
     def post(self, request):

@@ -16,7 +16,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from leaderboard import services
-from leaderboard.models import Attempt, Submission
+from leaderboard.models import Attempt, BoardEntry, Submission
 
 from .conftest import STAFF_PERMISSIONS
 
@@ -87,13 +87,17 @@ def test_logs_are_private_until_the_day_closes_and_then_only_when_ranked(people,
     assert (pending.status, today.status, closed_rejected.status, closed_ranked.status) == (
         "pending", "verified", "rejected", "verified")
 
-    visible = {  # who sees the log (everyone sees the result)
+    visible = {  # who sees the log (the others see the result only when it is on a board, else 404)
         pending: {"alice", "staff"}, today: {"alice", "staff"}, closed_rejected: {"alice", "staff"},
         closed_hidden: {"alice", "staff"}, closed_ranked: set(ROLES),
     }
     for submission, readers in visible.items():
+        on_board = BoardEntry.objects.filter(submission=submission).exists()
         for role in ROLES:
             shown = api(people, role).get(f"/api/submissions/{submission.pk}/")
+            if role in ("anonymous", "bob") and not on_board:
+                assert shown.status_code == 404, (submission.status, role)
+                continue
             assert shown.status_code == 200, role
             assert (shown.json()["actions"] is not None) == (role in readers), (submission.status, role)
             assert shown.json()["player"] == "alice"
