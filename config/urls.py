@@ -2,13 +2,14 @@ import sys
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse, JsonResponse
 from django.urls import include, path, re_path
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.static import serve
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from leaderboard.api_errors import UNAVAILABLE, api_not_found, error_body
 
@@ -71,14 +72,13 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    # Swagger UI from the project's static files (drf_spectacular_sidecar), its start-up script
-    # a file too (the split view): nothing inline, nothing from a CDN, under the CSP.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/swagger_ui.html"),
-         name="swagger-ui"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/", include("leaderboard.urls")),
 ]
 
-# With DEBUG on, runserver (django.contrib.staticfiles) serves static files itself.
+# With DEBUG on, django.contrib.staticfiles serves static files from the apps: runserver
+# and pytest's live server by themselves, gunicorn (make run) through these patterns.
+urlpatterns += staticfiles_urlpatterns()
 # With DEBUG off there is no other static server in docker-compose: Django serves the
 # collected STATIC_ROOT unless DJANGO_SERVE_STATIC=0 (a proxy or CDN does it instead).
 if not settings.DEBUG and settings.SERVE_STATIC:

