@@ -1,11 +1,18 @@
-# Easy Harp Daily: the two commands of the README.
+# Easy Harp Daily: the two commands of the README, and a few helpers.
 #
-#   make run    local server on http://127.0.0.1:8000 (SQLite, in-process tasks; needs only python3)
-#   make test   the test suite against PostgreSQL and Redis, then tests/service on SQLite
-#               (PYTEST_ARGS="-k foo" to pass args; then only the first run)
+#   make run              the whole stack on http://127.0.0.1:8000 (PORT=8001 make run for another
+#                         port): PostgreSQL, Redis, migrations, gunicorn, Celery worker and beat.
+#                         Needs only python3: PostgreSQL and Redis come from wheels unless
+#                         DATABASE_URL / REDIS_URL name servers to use. Ctrl-C stops everything.
+#   make test             the test suite (PYTEST_ARGS="-x -k foo" to pass pytest arguments), on
+#                         DATABASE_URL / REDIS_URL, else the defaults when they answer, else
+#                         servers from the same wheels started for the run
+#   make createsuperuser  a staff account on the running `make run`
+#   make reset            forget make run's data (.local/: players, games, boards)
+#   make lock             compile the three requirement locks again from their .in files
 #
-# Both create .venv when it is missing and (re)install requirements only when the
-# requirement files differ from the copy stamped inside .venv.
+# The stack itself is config/stack.py. Requirements are installed (hash-checked) only when
+# the lock differs from the copy stamped inside .venv.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -13,35 +20,36 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-RUN_STAMP := $(VENV)/.stamp-requirements
+LOCAL_STAMP := $(VENV)/.stamp-requirements-local
 DEV_STAMP := $(VENV)/.stamp-requirements-dev
 PYTEST_ARGS ?=
+PIP_COMPILE := $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links
 
-# Root installs with apt directly; anyone else through sudo.
+# Root installs with apt directly; anyone else through sudo, when sudo works without a prompt.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: run test test-sqlite venv deps dev-deps chromium
+.PHONY: run test createsuperuser reset lock venv local-deps dev-deps chromium
 
-run: deps
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py runserver 127.0.0.1:8000
+run: local-deps
+	$(PY) -m config.stack run
 
-# Only exported when not already set in the environment (an empty value counts as set).
-test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/easyharp
-test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: dev-deps chromium
-	$(PY) -m pytest $(PYTEST_ARGS)
-ifeq ($(strip $(PYTEST_ARGS)),)
-	$(MAKE) --no-print-directory test-sqlite
-endif
+	$(PY) -m config.stack test -- $(PYTEST_ARGS)
 
-# The service tests again on SQLite, the database of `make run`: the hot paths of intake
-# and verification are plain SQL on PostgreSQL and the ORM elsewhere, and both must hold.
-# (An in-memory test database: the file named here is never created.)
-test-sqlite: export REDIS_URL ?= redis://127.0.0.1:6379/15
-test-sqlite: dev-deps
-	DATABASE_URL=sqlite:///$(CURDIR)/.venv/unused.sqlite3 $(PY) -m pytest -q tests/service
+createsuperuser:
+	$(PY) -m config.stack manage createsuperuser
+
+reset:
+	$(PYTHON) -m config.stack reset
+
+# requirements.txt, then requirements-local.txt, then requirements-dev.txt: each keeps the
+# pins of the one before (see the head of each .in file).
+lock: dev-deps
+	$(PIP_COMPILE) -o requirements.txt requirements.in
+	$(PIP_COMPILE) -o requirements-local.txt requirements-local.in
+	$(PIP_COMPILE) -o requirements-dev.txt requirements-dev.in
 
 venv:
 	@if [ ! -x "$(PY)" ]; then \
@@ -50,23 +58,29 @@ venv:
 	fi
 
 # The stamp is a copy of what was installed; a different copy means "install again".
-deps: venv
-	@if ! cmp -s requirements.txt "$(RUN_STAMP)"; then \
-		$(PY) -m pip install -r requirements.txt; \
-		cp requirements.txt "$(RUN_STAMP)"; \
+local-deps: venv
+	@if ! cmp -s requirements-local.txt "$(LOCAL_STAMP)"; then \
+		$(PY) -m pip install --require-hashes -r requirements-local.txt; \
+		cp requirements-local.txt "$(LOCAL_STAMP)"; \
 	fi
 
+# requirements-dev.txt holds every pin of requirements-local.txt.
 dev-deps: venv
-	@if ! cat requirements.txt requirements-dev.txt | cmp -s - "$(DEV_STAMP)"; then \
-		$(PY) -m pip install -r requirements-dev.txt; \
-		cat requirements.txt requirements-dev.txt > "$(DEV_STAMP)"; \
-		cp requirements.txt "$(RUN_STAMP)"; \
+	@if ! cmp -s requirements-dev.txt "$(DEV_STAMP)"; then \
+		$(PY) -m pip install --require-hashes -r requirements-dev.txt; \
+		cp requirements-dev.txt "$(DEV_STAMP)"; \
+		cp requirements-local.txt "$(LOCAL_STAMP)"; \
 	fi
 
-# Browser tests use Debian's Chromium; `playwright install` is never run.
+# Browser tests use Debian's Chromium; `playwright install` is never run. Without root or a
+# password-less sudo, one line says what to install (the browser tests fail without it).
 chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \
-		echo "Installing Debian chromium"; \
-		if ! apt-cache show chromium >/dev/null 2>&1; then $(APT_GET) update; fi; \
-		$(APT_GET) install -y chromium || { $(APT_GET) update && $(APT_GET) install -y chromium; }; \
+		if command -v apt-get >/dev/null && { [ -z "$(SUDO)" ] || sudo -n true 2>/dev/null; }; then \
+			echo "Installing Debian chromium"; \
+			if ! apt-cache show chromium >/dev/null 2>&1; then $(APT_GET) update; fi; \
+			$(APT_GET) install -y chromium || { $(APT_GET) update && $(APT_GET) install -y chromium; }; \
+		else \
+			echo "make test: the browser tests need Chromium at /usr/bin/chromium: install Debian's chromium package as root (apt-get install chromium)."; \
+		fi; \
 	fi
