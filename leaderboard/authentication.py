@@ -13,7 +13,7 @@ The admin's "disable" action (a queryset update) calls ``forget_users`` itself.
 Only what requests use is cached (no password hash): the user comes back as a model instance
 with the other fields deferred, read from PostgreSQL if something asks for them. Inactive
 accounts and unknown tokens are never cached. When the cache is unreachable it answers "miss"
-(config.cache) and every request reads PostgreSQL, as before.
+(django-redis's IGNORE_EXCEPTIONS) and every request reads PostgreSQL, as before.
 
 Also here, the other checks of who is logging in: the CSRF check of log-in and sign-up when
 they come with a session cookie, and django-axes' lock-out of the admin's log-in.

@@ -3,8 +3,9 @@
 A change bumps the board's version, so every cached page of it is stale at once. Each page
 is stored once, with the versions it was computed at, and read together with the board's
 versions in one round trip (MGET): a page whose version is not the board's current one is a
-miss. The cache backend answers "miss" when Redis is away (config.cache), so reads then go
-to the source.
+miss. The cache backend answers "miss" when Redis is away (django-redis's IGNORE_EXCEPTIONS,
+config/settings.py), so reads then go to the source; the raw Redis calls here and in
+``throttling`` degrade the same way through ``unless_unreachable``.
 
 Pages at the top of a board stay cached on a live board: a board also has a "top" version,
 bumped only by a change that touches one of its first TOP_RANKS ranks (or whose rank is not
@@ -15,9 +16,15 @@ result lands far below the top, so the top pages are computed about once a COUNT
 instead of at every result.
 """
 
+import functools
+import logging
 import time
 
+import redis
 from django.core.cache import cache
+from django_redis import get_redis_connection
+
+log = logging.getLogger(__name__)
 
 PAGE_SECONDS = 300
 TOP_RANKS = 1000
@@ -49,18 +56,30 @@ def boards_changed(changes: dict[str, int | None]) -> None:
     _incr(keys)
 
 
+def unless_unreachable(answer):
+    """Decorate a function that calls Redis directly (a pipeline, a script) to answer ``answer``
+    when Redis is unreachable, logged, as the cache's own calls answer a miss: the cache is an
+    optimisation, and a player must still be able to submit while Redis is down."""
+    def wrap(function):
+        @functools.wraps(function)
+        def safe(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except (redis.ConnectionError, redis.TimeoutError):
+                log.warning("Redis unreachable: %s answered %r", function.__qualname__, answer, exc_info=True)
+                return answer
+        return safe
+    return wrap
+
+
+@unless_unreachable(None)
 def _incr(keys: list[str]) -> None:
-    """INCR each key (a missing one becomes 1)."""
-    incr_many = getattr(cache, "incr_many", None)
-    if incr_many is not None:  # config.cache's Redis backend: one round trip
-        incr_many(keys)
-        return
-    for key in keys:  # the in-memory cache of the embedded setup
-        try:
-            cache.incr(key)
-        except ValueError:  # none yet: start at 1 (unless someone just did, then count this change)
-            if not cache.add(key, 1, None):
-                cache.incr(key)
+    """INCR each key (a missing one becomes 1) in one round trip."""
+    if keys:
+        pipe = get_redis_connection("default").pipeline(transaction=False)
+        for key in keys:
+            pipe.incr(cache.make_key(key))
+        pipe.execute()
 
 
 def cached(board: str, part: str, compute, *, last_rank: int | None = None):

@@ -15,7 +15,7 @@ import logging
 from datetime import datetime
 
 import redis
-from django.conf import settings
+from django_redis import get_redis_connection
 
 log = logging.getLogger(__name__)
 
@@ -287,19 +287,20 @@ class RedisRanking:
         self.client.delete(f"lb:{board}:rebuilding")
 
     def drop(self, board: str) -> None:
-        self.client.delete(*self._keys(board))
+        # UNLINK frees the members in the background: DEL of a million-entry board blocks
+        # Redis for about 2 s, longer than any client's socket timeout.
+        self.client.unlink(*self._keys(board))
 
 
 _ranking: RedisRanking | None = None
 
 
-def redis_ranking() -> RedisRanking | None:
-    """The index when REDIS_URL is set; None in the embedded (Redis-free) setup."""
+def redis_ranking() -> RedisRanking:
+    """The ranking index, on the cache's Redis client (django-redis): one connection pool and
+    one set of timeouts (config/settings.py, CACHES). Built again when the cache's client
+    changes (the settings changed, in tests)."""
     global _ranking
-    if _ranking is None and settings.REDIS_URL:
-        client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=2,
-            health_check_interval=30,
-        )
+    client = get_redis_connection("default")
+    if _ranking is None or _ranking.client is not client:
         _ranking = RedisRanking(client)
     return _ranking

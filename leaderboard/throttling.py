@@ -14,8 +14,11 @@ Who is counted is unchanged: the account for a logged-in client, the address oth
 address for ``PerAddressThrottle``.
 """
 
-from django.core.cache import cache as default_cache
+from django.core.cache import cache
+from django_redis import get_redis_connection
 from rest_framework.throttling import ScopedRateThrottle
+
+from .cache import unless_unreachable
 
 
 class ScopedCountThrottle(ScopedRateThrottle):
@@ -34,25 +37,26 @@ class ScopedCountThrottle(ScopedRateThrottle):
         key = self.get_cache_key(request, view)
         if key is None:
             return True
-        count, self.left = _count(key, self.duration)
+        count, self.left = incr_window(key, self.duration)
         return count <= self.num_requests
 
     def wait(self):
         return self.left if self.left is not None else self.duration
 
 
-def _count(key: str, seconds: int) -> tuple[int, int | None]:
-    """(hits in the window, seconds left in it) after counting this one."""
-    incr_window = getattr(default_cache, "incr_window", None)
-    if incr_window is not None:  # config.cache's Redis backend: one round trip
-        return incr_window(key, seconds)
-    # Any other cache (the in-memory one of local development): the same counter, in two steps.
-    default_cache.add(key, 0, seconds)
-    try:
-        return default_cache.incr(key), None
-    except ValueError:  # expired between the two steps: a new window
-        default_cache.add(key, 1, seconds)
-        return 1, None
+@unless_unreachable((1, None))
+def incr_window(key: str, seconds: int) -> tuple[int, int | None]:
+    """Count one more hit on ``key`` in a window of ``seconds`` that starts at the first hit:
+    (hits so far, seconds left). One round trip (SET NX with the expiry, INCR, TTL), and a key
+    found without an expiry gets one, so none outlives its window. Redis unreachable: (1, None),
+    every request let in."""
+    name = cache.make_key(key)
+    client = get_redis_connection("default")
+    _, count, ttl = client.pipeline(transaction=False).set(name, 0, ex=seconds, nx=True).incr(name).ttl(name).execute()
+    if ttl < 0:  # expired between the SET and the INCR (or an EXPIRE lost): a new window
+        client.expire(name, seconds)
+        ttl = seconds
+    return count, ttl
 
 
 class PerAddressThrottle(ScopedCountThrottle):

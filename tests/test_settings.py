@@ -159,11 +159,10 @@ def test_database_answers():
 
 def test_cache_round_trip():
     from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
-    from django.core.cache.backends.redis import RedisCache
+    from django_redis.cache import RedisCache
 
     cache = caches["default"]
-    assert isinstance(cache, RedisCache if settings.REDIS_URL else LocMemCache)
+    assert isinstance(cache, RedisCache)
     cache.set("easyharp-smoke", {"ok": 1}, 30)
     try:
         assert cache.get("easyharp-smoke") == {"ok": 1}
@@ -178,12 +177,11 @@ import json, django
 django.setup()
 from django.conf import settings as s
 from django.core.cache import caches
-from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django_redis.cache import RedisCache
 from config import celery_app as c
 print(json.dumps({
     "redis_cache": isinstance(caches["default"], RedisCache),
-    "locmem_cache": isinstance(caches["default"], LocMemCache),
+    "cache_at": s.CACHES["default"]["LOCATION"],
     "debug": s.DEBUG,
     "db": s.DATABASES["default"]["ENGINE"],
     "broker": c.conf.broker_url,
@@ -232,7 +230,7 @@ def test_local_defaults_need_no_environment():
     got = _probe()
     assert got["debug"] is True
     assert got["db"] == "django.db.backends.sqlite3"
-    assert got["locmem_cache"] is True
+    assert got["redis_cache"] is True and got["cache_at"] == "redis://127.0.0.1:6379/0"
     assert got["broker"] == "memory://"
     assert got["eager"] is True
 
@@ -240,7 +238,7 @@ def test_local_defaults_need_no_environment():
 def test_redis_url_switches_broker_and_cache():
     got = _probe(REDIS_URL="redis://127.0.0.1:6379/15")
     assert got["broker"] == "redis://127.0.0.1:6379/15"
-    assert got["redis_cache"] is True
+    assert got["redis_cache"] is True and got["cache_at"] == "redis://127.0.0.1:6379/15"
     assert got["eager"] is False
 
 

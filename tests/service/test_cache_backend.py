@@ -1,38 +1,51 @@
-"""config.cache: the Redis cache keeps its client objects, counts windows in one round trip,
-and still answers "miss" when Redis is unreachable."""
+"""The cache (django-redis) and the raw Redis calls beside it: one connection pool for the
+cache, the throttle windows, the board versions and the ranking index, and a "miss" (or a
+permissive answer) when Redis is unreachable."""
+
+import logging
 
 import pytest
-from django.core.cache import caches
+from django.core.cache import cache
+from django_redis import get_redis_connection
+
+from leaderboard import cache as page_cache
+from leaderboard import ranking
+from leaderboard.throttling import incr_window
 
 pytestmark = pytest.mark.django_db
+UNREACHABLE = "redis://127.0.0.1:9/0"  # the discard port: nothing listens
 
 
-@pytest.fixture
-def redis_cache(settings):
-    if not settings.REDIS_URL:
-        pytest.skip("needs the Redis cache backend")
-    return caches["default"]
+def test_the_cache_and_the_ranking_index_share_one_client(clean_redis):
+    client = get_redis_connection("default")
+    assert ranking.redis_ranking().client is client and get_redis_connection("default") is client
+    cache.set("k", {"v": 1})
+    assert cache.get("k") == {"v": 1}
+    assert client.exists(cache.make_key("k")) == 1  # the cache's key prefix and version
 
 
-def test_one_client_object_per_pool_is_kept(redis_cache):
-    client = redis_cache._cache.get_client("a")
-    assert redis_cache._cache.get_client("b") is client and redis_cache._cache.get_client(write=True) is client
-    redis_cache.set("k", {"v": 1})
-    assert redis_cache.get("k") == {"v": 1}
-
-
-def test_incr_window_counts_and_expires(redis_cache, clean_redis):
-    assert redis_cache.incr_window("w", 30) == (1, 30)
-    count, left = redis_cache.incr_window("w", 30)
+def test_incr_window_counts_and_expires(clean_redis):
+    assert incr_window("w", 30) == (1, 30)
+    count, left = incr_window("w", 30)
     assert count == 2 and 0 < left <= 30
-    assert 0 < clean_redis.ttl(redis_cache.make_key("w")) <= 30
+    assert 0 < clean_redis.ttl(cache.make_key("w")) <= 30
 
 
-def test_an_unreachable_redis_is_a_miss_and_a_first_hit(settings):
-    if not settings.REDIS_URL:
-        pytest.skip("needs the Redis cache backend")
-    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
-    cache = caches["default"]
-    assert cache.get("k", "default") == "default" and cache.get_many(["k"]) == {}
-    cache.set("k", 1)
-    assert cache.incr_window("w", 30) == (1, None)
+def test_board_versions_count_in_the_cache_s_keys(clean_redis):
+    page_cache.boards_changed({"deal:1": 5, "deal:2": page_cache.TOP_RANKS})
+    page_cache.board_changed("deal:1")
+    assert cache.get_many(["board-version:deal:1", "board-top-version:deal:1", "board-version:deal:2",
+                           "board-top-version:deal:2"]) == {
+        "board-version:deal:1": 2, "board-top-version:deal:1": 2, "board-version:deal:2": 1}
+
+
+def test_an_unreachable_redis_is_a_miss_and_a_first_hit_logged(settings, caplog):
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": UNREACHABLE}}
+    with caplog.at_level(logging.WARNING):
+        assert cache.get("k", "default") == "default" and cache.get_many(["k"]) == {}
+        cache.set("k", 1)
+        assert incr_window("w", 30) == (1, None)
+        page_cache.boards_changed({"deal:1": None})  # nothing to bump: no error
+        assert page_cache.cached("deal:1", "top", lambda: "computed") == "computed"
+    logged = {record.name for record in caplog.records}
+    assert {"django_redis.cache", "leaderboard.cache"} <= logged
