@@ -100,5 +100,5 @@ def test_app_environment(compose):
 def test_dockerfile():
     text = (ROOT / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim\b", text, re.M)
-    assert "pip install -r requirements.txt" in text
+    assert "pip install --require-hashes -r requirements.txt" in text
     assert "collectstatic --noinput" in text
