@@ -41,8 +41,8 @@ test: dev-deps chromium
 createsuperuser:
 	$(PY) -m config.stack manage createsuperuser
 
-reset:
-	$(PYTHON) -m config.stack reset
+reset: local-deps
+	$(PY) -m config.stack reset
 
 # requirements.txt, then requirements-local.txt, then requirements-dev.txt: each keeps the
 # pins of the one before (see the head of each .in file).

