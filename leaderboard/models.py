@@ -43,12 +43,21 @@ class Attempt(models.Model):
     #: Set when this attempt plays the deal of the day it was started on.
     daily_date = models.DateField(null=True, blank=True)
     started_at = models.DateTimeField()
+    #: The player's ranked try at the day's deal (the first DAILY_RANKED_ATTEMPTS of the day).
+    ranked = models.BooleanField(default=False)
+    #: Hints answered for this attempt, counted by the server (never taken from the client).
+    hints = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["player", "-started_at"], name="attempt_player_recent")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.deal_code} {self.started_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def practice(self) -> bool:
+        """A later try at a day's deal: verified and kept, never on a board or in a streak."""
+        return self.daily_date is not None and not self.ranked
 
 
 class Submission(models.Model):
