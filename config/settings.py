@@ -307,6 +307,8 @@ MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
 # A daily submission is accepted until the day's close (midnight UTC) plus this grace; the
 # day's solution and every player's log of it are public from then on.
 DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
+# A player's first this many attempts at a day's deal are ranked; later ones are practice.
+DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
 # Beat re-queues pending rows older than this, and claims older than the hard time limit.
 STALE_PENDING_SECONDS = env_int("STALE_PENDING_SECONDS", 30, min_value=1)
 STALE_VERIFYING_SECONDS = env_int("STALE_VERIFYING_SECONDS", CELERY_TASK_TIME_LIMIT + 30, min_value=1)
