@@ -51,8 +51,13 @@ def data_dir() -> Path:
     return Path(os.environ.get("EASYHARP_DATA_DIR") or ROOT / ".local").resolve()
 
 
-def say(text: str) -> None:
-    print(f"{'stack':<8}| {text}", flush=True)
+_PRINT_LOCK = threading.Lock()
+
+
+def say(text: str, name: str = "stack") -> None:
+    """One line of the shared log stream, prefixed with who says it."""
+    with _PRINT_LOCK:
+        print(f"{name:<8}| {text}", flush=True)
 
 
 def free_port() -> int:
@@ -114,8 +119,6 @@ class Child:
     which stops everything in order). Its output goes to the shared stream, each line
     prefixed with ``name``, or to ``log_path``."""
 
-    _print_lock = threading.Lock()
-
     def __init__(self, name: str, argv: list[str], *, env: dict | None = None, stop_signal=signal.SIGTERM,
                  log_path: Path | None = None, cwd: Path = ROOT, **popen):
         self.name, self.argv, self.stop_signal = name, argv, stop_signal
@@ -123,7 +126,6 @@ class Child:
         self.log_path, self.cwd = log_path, cwd
         self.popen_kwargs = popen
         self.process: subprocess.Popen | None = None
-        self._seen: list[str] = []
         self._waiting_for: dict[str, threading.Event] = {}
 
     def start(self) -> "Child":
@@ -139,8 +141,7 @@ class Child:
     def _relay(self) -> None:
         for raw in self.process.stdout:
             line = raw.decode(errors="replace").rstrip()
-            with self._print_lock:
-                print(f"{self.name:<8}| {line}", flush=True)
+            say(line, self.name)
             for text, event in list(self._waiting_for.items()):
                 if text in line:
                     event.set()
@@ -392,19 +393,19 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
     if not database_url:
         server, database_url = postgres(folder / "postgres", durable=True)
         start(server)
-        if not wait_until(lambda: postgres_answers(database_url), "PostgreSQL answered", server, stop):
+        if not wait_until(lambda: postgres_answers(database_url), _("PostgreSQL answered"), server, stop):
             return 0
         create_database(database_url)
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         server, redis_url = redis(folder / "redis", durable=True)
         start(server)
-        if not wait_until(lambda: redis_answers(redis_url), "Redis answered", server, stop):
+        if not wait_until(lambda: redis_answers(redis_url), _("Redis answered"), server, stop):
             return 0
     env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
 
     migrate = start(Child("migrate", [PYTHON, "manage.py", "migrate", "--noinput"], env=env))
-    if not wait_until(lambda: migrate.exit_code == 0, "the migrations ended", migrate, stop, timeout=600):
+    if not wait_until(lambda: migrate.exit_code == 0, _("the migrations ended"), migrate, stop, timeout=600):
         return 0
 
     url = f"http://127.0.0.1:{port}"
@@ -422,9 +423,9 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
     worker_ready = worker.saw(" ready.")
     for child in (web, worker, beat):
         start(child)
-    if not wait_until(lambda: http_ok(f"{url}/healthz"), "the web server answered", web, stop):
+    if not wait_until(lambda: http_ok(f"{url}/healthz"), _("the web server answered"), web, stop):
         return 0
-    if not wait_until(worker_ready.is_set, "the worker was ready", worker, stop):
+    if not wait_until(worker_ready.is_set, _("the worker was ready"), worker, stop):
         return 0
 
     state.record(children, url=url, env=env)
@@ -474,7 +475,11 @@ def test(pytest_args: list[str]) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="easyharp-test-"))
     children: list[Child] = []
     try:
-        env = test_servers(scratch, children, stop)
+        try:
+            env = servers_for_tests(scratch, children, stop)
+        except Exception as exc:  # said once, then the servers started so far stop
+            say(_("could not start: {error}").format(error=exc))
+            return 1
         if env is None:
             return 130
         tests = subprocess.Popen([PYTHON, "-m", "pytest", *pytest_args], cwd=ROOT, env={**os.environ, **env})
@@ -491,9 +496,9 @@ def test(pytest_args: list[str]) -> int:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def test_servers(scratch: Path, children: list[Child], stop: threading.Event) -> dict | None:
-    """DATABASE_URL and REDIS_URL for the test run, starting embedded servers when needed."""
-    env = {}
+def servers_for_tests(scratch: Path, children: list[Child], stop: threading.Event) -> dict | None:
+    """DATABASE_URL and REDIS_URL for the test run, starting embedded servers when needed
+    (None: a stop was asked meanwhile)."""
     database_url = os.environ.get("DATABASE_URL")
     if database_url:
         say(_("PostgreSQL: DATABASE_URL"))
@@ -503,7 +508,7 @@ def test_servers(scratch: Path, children: list[Child], stop: threading.Event) ->
     else:
         server, database_url = postgres(scratch / "postgres", durable=False, log_path=scratch / "postgres.log")
         children.append(server.start())
-        if not wait_until(lambda: postgres_answers(database_url), "PostgreSQL answered", server, stop):
+        if not wait_until(lambda: postgres_answers(database_url), _("PostgreSQL answered"), server, stop):
             return None
         say(_("PostgreSQL: embedded for this run, {url}").format(url=database_url))
     redis_url = os.environ.get("REDIS_URL")
@@ -513,14 +518,12 @@ def test_servers(scratch: Path, children: list[Child], stop: threading.Event) ->
         redis_url = TEST_REDIS_URL
         say(_("Redis: {url}").format(url=redis_url))
     else:
-        scratch_redis = scratch / "redis"
-        server, redis_url = redis(scratch_redis, durable=False, log_path=scratch / "redis.log")
+        server, redis_url = redis(scratch / "redis", durable=False, log_path=scratch / "redis.log")
         children.append(server.start())
-        if not wait_until(lambda: redis_answers(redis_url), "Redis answered", server, stop):
+        if not wait_until(lambda: redis_answers(redis_url), _("Redis answered"), server, stop):
             return None
         say(_("Redis: embedded for this run, {url}").format(url=redis_url))
-    env.update(DATABASE_URL=database_url, REDIS_URL=redis_url)
-    return env
+    return {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
 
 
 def main(argv: list[str]) -> int:
