@@ -138,20 +138,15 @@ def test_celery_follows_redis_url():
     assert conf.task_acks_late is True
     assert conf.worker_prefetch_multiplier == 1
     assert 0 < conf.task_soft_time_limit < conf.task_time_limit
-    if settings.REDIS_URL:
-        assert conf.broker_url == settings.REDIS_URL
-    else:
-        assert conf.broker_url == "memory://"
-        assert conf.task_always_eager is True
+    assert conf.broker_url == settings.REDIS_URL
+    assert conf.task_always_eager is False  # tasks always go to a worker
 
 
 @pytest.mark.django_db
 def test_database_answers():
     from django.db import connection
 
-    scheme = settings.DATABASE_URL.split(":", 1)[0]
-    expected = "sqlite" if scheme == "sqlite" else "postgresql"
-    assert connection.vendor == expected
+    assert connection.vendor == "postgresql"
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)
@@ -184,6 +179,7 @@ print(json.dumps({
     "cache_at": s.CACHES["default"]["LOCATION"],
     "debug": s.DEBUG,
     "db": s.DATABASES["default"]["ENGINE"],
+    "db_at": [s.DATABASES["default"][k] for k in ("USER", "HOST", "PORT", "NAME")],
     "broker": c.conf.broker_url,
     "eager": c.conf.task_always_eager,
     "secure_cookies": s.SESSION_COOKIE_SECURE,
@@ -200,7 +196,6 @@ _SCRUBBED = (
     "ALLOWED_HOSTS",
     "DATABASE_URL",
     "REDIS_URL",
-    "CELERY_TASK_ALWAYS_EAGER",
 )
 
 _PROD = {
@@ -229,10 +224,11 @@ def _probe(**env):
 def test_local_defaults_need_no_environment():
     got = _probe()
     assert got["debug"] is True
-    assert got["db"] == "django.db.backends.sqlite3"
+    assert got["db"] == "django.db.backends.postgresql"
+    assert got["db_at"] == ["postgres", "127.0.0.1", 5432, "easyharp"]
     assert got["redis_cache"] is True and got["cache_at"] == "redis://127.0.0.1:6379/0"
-    assert got["broker"] == "memory://"
-    assert got["eager"] is True
+    assert got["broker"] == "redis://127.0.0.1:6379/0"
+    assert got["eager"] is False
 
 
 def test_redis_url_switches_broker_and_cache():
@@ -266,6 +262,7 @@ def test_production_passes_deploy_checks():
         ({"DJANGO_DEBUG": "perhaps"}, "DJANGO_DEBUG"),
         ({"REDIS_URL": "localhost:6379"}, "REDIS_URL"),
         ({"DATABASE_URL": "nosuchdb://x/y"}, "DATABASE_URL"),
+        ({"DATABASE_URL": "mysql://u@db.internal/easyharp"}, "DATABASE_URL"),
         ({"CELERY_TASK_SOFT_TIME_LIMIT": "90", "CELERY_TASK_TIME_LIMIT": "60"}, "TIME_LIMIT"),
     ],
 )

@@ -1,8 +1,8 @@
 """Browser tests: Playwright (sync API) driving Debian's Chromium against pytest-django's
 live_server. `playwright install` is never run: the browser is /usr/bin/chromium.
 
-Celery tasks run in-process (eager) here, inside the live server's request that queued them;
-the test with a real worker lives elsewhere.
+A test that needs a submission verified takes the ``worker`` fixture (tests/conftest.py): a
+real Celery worker process on the test database, which sees what the live server committed.
 """
 
 import os
@@ -67,18 +67,6 @@ def artifacts() -> Path:
 def _fresh_redis(clean_redis):
     """Each test starts with an empty Redis database."""
     yield clean_redis
-
-
-@pytest.fixture
-def eager_tasks(settings):
-    """Verification runs in-process, in the live server's request that queued it at commit."""
-    from config.celery import app as celery_app
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 _DAILY: dict = {}

@@ -3,7 +3,6 @@ board, see the server verify and rank it; rules refusals, undo, hints and resumi
 reload; the boards, a player's page and a replay."""
 
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -12,6 +11,7 @@ from playwright.sync_api import Page, expect
 from games import ACTIONS, Game, format_code
 from leaderboard import services
 from leaderboard.models import Attempt, DailyDeal, Submission
+from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer, drag, geometry, wait_for_log
@@ -39,17 +39,6 @@ _TABLE_STATE = """
 
 def table_state(page: Page) -> dict:
     return page.evaluate(_TABLE_STATE)
-
-
-def wait_until(find, timeout: float = 10.0):
-    """Poll ``find()`` (an ORM read) until it returns something truthy."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = find()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def first_built_run(number: int, line: list[str]) -> int:
@@ -90,7 +79,7 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 
 def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
-        page, live_server, todays_deal, eager_tasks, artifacts):
+        page, live_server, todays_deal, worker, artifacts):
     deal, line = todays_deal
     base = live_server.url
     sign_up(page, base, "harpist")
@@ -102,7 +91,7 @@ def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
     # The first action starts the attempt: the server's clock. Plausibility: this test plays
     # far faster than 10 actions a second, so it sets the attempt's started_at back 30 minutes
     # in the database before submitting (MAX_ACTIONS_PER_SECOND keeps its production value).
-    attempt = wait_until(lambda: Attempt.objects.filter(player__username="harpist").first())
+    attempt = wait_for(lambda: Attempt.objects.filter(player__username="harpist").first())
     assert attempt.deal_code == format_code(deal.number, "D") and attempt.daily_date == deal.date
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
 
@@ -237,7 +226,7 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     page.wait_for_url(f"{base}/play/{code}/")
     page.wait_for_selector("#table[data-ready=true]")
     expect(page.get_by_test_id("rule-message")).to_contain_text("the server's clock for this game starts now")
-    attempt = wait_until(lambda: Attempt.objects.filter(player__username="latecomer").first())
+    attempt = wait_for(lambda: Attempt.objects.filter(player__username="latecomer").first())
     assert attempt.deal_code == code and attempt.daily_date is None
     assert table_state(page) == restored
 
@@ -265,7 +254,7 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     expect(page.get_by_test_id("rule-message")).to_contain_text("outside 1..999,999")
 
 
-def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays_deal, eager_tasks, artifacts):
+def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays_deal, worker, artifacts):
     deal, line = todays_deal
     yesterday = DailyDeal.objects.create(date=deal.date - timedelta(days=1), number=deal.number, solution=line)
     code = format_code(deal.number, "D")
@@ -276,7 +265,7 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
         attempt = Attempt.objects.create(player=who, deal_code=code, deal_number=deal.number,
                                          daily_date=yesterday.date, started_at=started)
         submissions[name] = services.submission_create(attempt=attempt, player=who, actions=actions).pk
-    wait_until(lambda: Submission.objects.filter(status="verified").count() == 2)
+    wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
 
     base = live_server.url
     # Log in (a wrong password first): back on the day's board, with ada's own rank.

@@ -13,7 +13,7 @@ from leaderboard import services
 from leaderboard.models import Attempt, Submission
 from reliability.conftest import TcpProxy
 
-from .conftest import Worker, database_url, wait_for
+from worker import Worker, database_url, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 from games import replay, solver
 from leaderboard.models import Attempt, Submission
 
-from .conftest import wait_for
+from worker import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct horse battery staple"

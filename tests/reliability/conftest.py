@@ -22,11 +22,11 @@ from config.celery import app as celery_app
 from config.stack import redis_server_binary
 from leaderboard import ranking
 
-# The pipeline's worker (a real `celery worker` process) and the service suite's fixtures.
-from pipeline.conftest import Worker, wait_for  # noqa: F401
+# The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, client_for, eager_tasks, make_player, play, today_deal, won_game, won_games,
+    PASSWORD, _fresh_redis, client_for, make_player, play, today_deal, verify_queued, won_game, won_games,
 )
+from worker import Worker
 
 # -- what the fuzzers ran ---------------------------------------------------------------
 
@@ -109,19 +109,17 @@ def app_on_redis(settings, monkeypatch):
         settings.CELERY_BROKER_URL = url
         settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
         celery_app.conf.broker_url = url
-        celery_app.conf.task_always_eager = False
         _reset_celery_connections()
         monkeypatch.setattr(ranking, "_ranking", None)
 
     yield use
     celery_app.conf.broker_url = saved_broker
-    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
     _reset_celery_connections()
 
 
 @pytest.fixture
 def workers(tmp_path, transactional_db):
-    """``start(**env)``: a real worker (tests/pipeline's Worker) with extra environment;
+    """``start(**env)``: a real worker (tests/worker.py) with extra environment;
     every worker started is stopped after the test."""
     started: list[Worker] = []
 

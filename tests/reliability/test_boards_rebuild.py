@@ -12,6 +12,7 @@ import pytest
 from games import format_code, parse_code
 from leaderboard import ranking, selectors, services, tasks
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
+from service.conftest import unreachable_index
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def ranks(board: str) -> dict[int, int]:
 
 def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
     with monkeypatch.context() as patched:
-        patched.setattr(ranking, "redis_ranking", lambda: None)
+        patched.setattr(ranking, "redis_ranking", unreachable_index)
         return ranks(board)
 
 

@@ -10,9 +10,9 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from rest_framework.test import APIClient
 
-from config.celery import app as celery_app
 from leaderboard import services
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from worker import wait_for
 
 from .conftest import PASSWORD
 
@@ -44,14 +44,6 @@ def together(count: int, work) -> list:
     return results
 
 
-@pytest.fixture
-def eager(settings):
-    """Verification runs in the submitting thread, at commit (as without a broker)."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
-
-
 def started(player, deal: str, minutes: float = 30) -> Attempt:
     attempt = services.attempt_start(player=player, deal_code=deal)
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=minutes))
@@ -59,7 +51,7 @@ def started(player, deal: str, minutes: float = 30) -> Attempt:
     return attempt
 
 
-def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_game, eager):
+def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_game, worker):
     player = make_player("alice")
     token = services.user_token(player)
     for _ in range(ROUNDS):
@@ -75,8 +67,8 @@ def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_ga
         assert sorted(r.status_code for r in responses) == [202, 409], [r.content for r in responses]
         conflict = next(r for r in responses if r.status_code == 409)
         assert conflict.json()["error"]["code"] == "already_submitted"
-        kept = Submission.objects.get(attempt=attempt)
         winner = next(i for i, r in enumerate(responses) if r.status_code == 202)
+        kept = wait_for(lambda: Submission.objects.filter(attempt=attempt, status="verified").first())
         assert kept.pk == responses[winner].json()["id"]
         assert kept.status == "verified" and kept.deliveries == 1 and kept.won is (winner == 0)
     board = f"deal:{attempt.deal_number}"

@@ -14,9 +14,9 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
 
-from config.celery import app as celery_app
-from leaderboard import services
+from leaderboard import services, tasks
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from worker import queued_tasks
 
 from .conftest import PASSWORD
 
@@ -189,11 +189,9 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
             # Beat finds it (a claim older than STALE_VERIFYING_SECONDS, or still pending) and queues it.
             Submission.objects.filter(pk=submission.pk).update(
                 claimed_at=timezone.now() - timedelta(seconds=5), submitted_at=timezone.now() - timedelta(seconds=5))
-            celery_app.conf.task_always_eager = True
-            try:
-                assert services.requeue_stale() == 1
-            finally:
-                celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
+            assert services.requeue_stale() == 1
+            assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
+            tasks.verify_submission(submission.pk)  # as the worker runs the queued task
             row.refresh_from_db()
             assert row.status == "verified" and BoardEntry.objects.filter(board=board).count() == 1, at
         # The board readers see (the Redis index) agrees with PostgreSQL.

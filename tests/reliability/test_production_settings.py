@@ -9,16 +9,20 @@ import secrets
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+# This run's PostgreSQL server, under a database name of its own: the probe below makes and
+# drops a scratch test_<name> there, apart from every test session's database.
+_SERVER = urlsplit(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/easyharp")
 PRODUCTION = {
     "DJANGO_DEBUG": "0",
     "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
     "DAILY_DEAL_SECRET": secrets.token_urlsafe(24),
     "ALLOWED_HOSTS": "harp.example.com",
-    "DATABASE_URL": "sqlite://:memory:",
+    "DATABASE_URL": _SERVER._replace(path=f"/eh_production_probe_{os.getpid()}").geturl(),
 }
 _OURS = ("DJANGO_", "DAILY_DEAL_SECRET", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_", "REDIS_URL", "CELERY_")
 
@@ -44,13 +48,15 @@ def test_check_deploy_notices_insecure_cookies():
 
 
 PROBE = r"""
-import json, django
+import atexit, json, django
 django.setup()
 from django.conf import settings
-from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 
-call_command("migrate", verbosity=0)
+name = connection.settings_dict["NAME"]
+connection.creation.create_test_db(verbosity=0, autoclobber=True)  # a scratch database, migrated
+atexit.register(connection.creation.destroy_test_db, name, verbosity=0)
 out = {"debug": settings.DEBUG, "num_proxies": settings.REST_FRAMEWORK["NUM_PROXIES"]}
 plain = Client(HTTP_HOST="harp.example.com")
 r = plain.get("/api/auth/me/")

@@ -16,7 +16,7 @@ from games import parse_code
 from leaderboard import services
 from leaderboard.models import Attempt, BoardEntry, Submission
 
-from .conftest import wait_for
+from worker import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -1,17 +1,17 @@
 """Fixtures for the service tests: real PostgreSQL (pytest-django) and real Redis."""
 
 import json
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+import redis
 from rest_framework.test import APIClient
 
-from config.celery import app as celery_app
 from games import format_code
-from leaderboard import ranking, services
-from leaderboard.models import Attempt, DailyDeal
+from leaderboard import ranking, services, tasks
+from leaderboard.models import Attempt, DailyDeal, Submission
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
 PASSWORD = "correct horse battery staple"
@@ -24,12 +24,19 @@ def _fresh_redis(clean_redis):
 
 
 @pytest.fixture
-def eager_tasks(django_capture_on_commit_callbacks):
-    """Run tasks in-process, as the embedded setup does; ``with eager_tasks():`` runs what a
-    block queued at commit (the test's transaction never commits by itself)."""
-    celery_app.conf.task_always_eager = True
-    yield lambda: django_capture_on_commit_callbacks(execute=True)
-    celery_app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
+def verify_queued(django_capture_on_commit_callbacks):
+    """``with verify_queued():`` around a request that submits. There is no worker here: what
+    the block queues at commit is captured and not run (nothing is sent to the broker); then
+    each submission left pending is verified by calling the task function in-process, as a
+    worker would, and what that verification does at commit (the Redis index) runs."""
+    @contextmanager
+    def verifying():
+        with django_capture_on_commit_callbacks(execute=False):
+            yield
+        for submission_id in Submission.objects.filter(status=Submission.Status.PENDING).values_list("pk", flat=True):
+            with django_capture_on_commit_callbacks(execute=True):
+                tasks.verify_submission(submission_id)
+    return verifying
 
 
 @pytest.fixture
@@ -69,21 +76,27 @@ def client_for():
 
 
 @pytest.fixture
-def play(client_for, eager_tasks):
+def play(client_for, verify_queued):
     """A player starts ``deal`` ``minutes`` ago (server clock) and submits ``actions``; the
-    submission is verified in-process at commit. Returns the submission as the API shows it."""
+    submission is verified by the task, in-process. Returns the submission as the API shows it."""
     def run(player, deal: str, actions: list, minutes: float = 30, hints: int = 0) -> dict:
         client = client_for(player)
         attempt = client.post("/api/attempts/", {"deal": deal}, format="json")
         assert attempt.status_code == 201, attempt.json()
         Attempt.objects.filter(pk=attempt.json()["id"]).update(
             started_at=Attempt.objects.get(pk=attempt.json()["id"]).started_at - timedelta(minutes=minutes))
-        with eager_tasks():
+        with verify_queued():
             sent = client.post(f"/api/attempts/{attempt.json()['id']}/submission",
                                {"actions": actions, "hints": hints}, format="json")
         assert sent.status_code == 202, sent.json()
         return client.get(sent.json()["url"]).json()
     return run
+
+
+def unreachable_index() -> ranking.RedisRanking:
+    """A ranking index whose Redis cannot be reached (nothing listens on port 1), as in an
+    outage: patched in for ``ranking.redis_ranking``, reads rank from PostgreSQL."""
+    return ranking.RedisRanking(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2))
 
 
 def daily_code(deal: DailyDeal) -> str:

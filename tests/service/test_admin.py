@@ -4,7 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from leaderboard import tasks
 from leaderboard.models import Submission
+from worker import queued_tasks
 
 from .conftest import daily_code
 
@@ -43,10 +45,14 @@ def test_staff_hide_and_show_a_result(staff_client, make_player, play, today_dea
 
 
 def test_staff_reverify_a_submission(staff_client, make_player, play, today_deal, won_game, client_for,
-                                     django_capture_on_commit_callbacks, eager_tasks):
+                                     django_capture_on_commit_callbacks, clean_redis):
     play(make_player("alice"), daily_code(today_deal), won_game["actions"])
     sid = Submission.objects.get().pk
     run_action(staff_client, "submission", "reverify", [sid], django_capture_on_commit_callbacks)
+    assert Submission.objects.get().status == "pending" and ranked(client_for) == []
+    assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((sid,)))]
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.verify_submission(sid)  # as the worker runs the queued task
     submission = Submission.objects.get()
     assert submission.status == "verified" and submission.deliveries == 2
     assert ranked(client_for) == ["alice"]

@@ -4,13 +4,11 @@ the record: filled from it when missing, rewritten when a player is renamed, gon
 entry, and expiring on a board nobody writes to. A big board's lost index is rebuilt by a task,
 and meanwhile its readers are asked to come back rather than ranked by a count in PostgreSQL."""
 
-import json
-
 import pytest
 from rest_framework.test import APIClient
 
-from config.celery import app as celery_app
 from leaderboard import cache, ranking, selectors, services, tasks
+from worker import queued_tasks
 
 from .conftest import board_key, daily_code
 
@@ -84,7 +82,6 @@ def test_a_rebuilt_index_has_every_row(board_of_five, today_deal, clean_redis):
 def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_of_five, today_deal, clean_redis,
                                                                            client_for, monkeypatch):
     monkeypatch.setattr(selectors, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
-    celery_app.conf.task_always_eager = False  # queued to the real broker (eager_tasks restores it)
     before = APIClient().get(DEEP).content
     board = board_key(today_deal)
     clean_redis.flushdb()
@@ -93,8 +90,7 @@ def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_o
         assert answer.status_code == 503 and answer["Retry-After"] == "5"
         assert answer.json()["error"]["code"] == "ranking_unavailable"
     index = ranking.redis_ranking()
-    queued = [json.loads(message)["headers"] for message in clean_redis.lrange("celery", 0, -1)]
-    assert [(q["task"], q["argsrepr"]) for q in queued] == [("leaderboard.tasks.rebuild_board", repr((board,)))]
+    assert queued_tasks(clean_redis) == [("leaderboard.tasks.rebuild_board", repr((board,)))]
     assert not index.is_ready(board) and not index.claim_rebuild(board)  # the task holds the claim
     assert tasks.rebuild_board(board) == 5  # as the worker runs it
     assert index.is_ready(board) and clean_redis.hlen(rows_key(today_deal)) == 5

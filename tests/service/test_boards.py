@@ -7,7 +7,7 @@ from games import format_code, parse_code
 from leaderboard import ranking, selectors, services
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 
-from .conftest import board_key, daily_code
+from .conftest import board_key, daily_code, unreachable_index
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
         return selectors._page(key, 0, 10), ranks
 
     from_redis = snapshot()
-    monkeypatch.setattr(ranking, "redis_ranking", lambda: None)
+    monkeypatch.setattr(ranking, "redis_ranking", unreachable_index)
     assert snapshot() == from_redis
     assert sorted(from_redis[1].values()) == list(range(6))
 

@@ -5,8 +5,9 @@ import pytest
 from django.test import override_settings
 
 from games import format_code, parse_code, replay
-from leaderboard import services
+from leaderboard import services, tasks
 from leaderboard.models import Attempt, Submission
+from worker import queued_tasks
 
 from .conftest import daily_code
 from .test_accounts import error_of
@@ -88,11 +89,11 @@ def test_wrong_types_are_clear_400s(make_player, client_for, body):
     assert response.status_code == 400 and error_of(response)["message"]
 
 
-def test_a_second_submission_is_a_conflict(make_player, client_for, eager_tasks):
+def test_a_second_submission_is_a_conflict(make_player, client_for, verify_queued):
     client = client_for(make_player())
     attempt = start(client, "EH1-N-AAAAAAF")
     url = f"/api/attempts/{attempt['id']}/submission"
-    with eager_tasks():
+    with verify_queued():
         assert client.post(url, {"actions": ["s"]}, format="json").status_code == 202
     again = client.post(url, {"actions": ["s", "s"]}, format="json")
     assert again.status_code == 409 and error_of(again)["code"] == "already_submitted"
@@ -145,7 +146,7 @@ def test_verification_is_idempotent(make_player, client_for, won_game):
     assert submission.deliveries == 1 and submission.status == "verified"
 
 
-def test_beat_requeues_stale_pending_and_abandoned_claims(make_player, client_for, eager_tasks, won_game):
+def test_beat_requeues_stale_pending_and_abandoned_claims(make_player, client_for, clean_redis, won_game):
     client = client_for(make_player())
     attempt = start(client, won_game["deal"])
     client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": won_game["actions"]}, format="json")
@@ -155,6 +156,8 @@ def test_beat_requeues_stale_pending_and_abandoned_claims(make_player, client_fo
     Submission.objects.filter(pk=submission.pk).update(
         status="verifying", claimed_at=submission.submitted_at - an_hour, submitted_at=submission.submitted_at - an_hour)
     assert services.requeue_stale() == 1
+    assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
+    tasks.verify_submission(submission.pk)  # as the worker runs the queued task
     submission.refresh_from_db()
     assert submission.status == "verified" and submission.deliveries == 1
 

@@ -18,13 +18,13 @@ pytestmark = pytest.mark.django_db
 
 # In a test the transaction is a savepoint: SAVEPOINT and RELEASE are counted where the
 # worker sends BEGIN and COMMIT (which CaptureQueriesContext does not see).
-STATEMENTS = {  # (PostgreSQL, other databases)
+STATEMENTS = {
     # claim; savepoint; result; player lock; entries; daily days, stats; release; mirror's re-read
-    "daily win": (9, 13),
+    "daily win": 9,
     # no stats for a game that was not won
-    "daily loss": (7, 11),
+    "daily loss": 7,
     # a result worse than the player's entry: nothing to mirror
-    "worse daily loss": (6, 11),
+    "worse daily loss": 6,
 }
 
 
@@ -40,15 +40,11 @@ def verify_counted(submission, capture) -> list[str]:
     return [q["sql"] for q in queries]
 
 
-def expected(case: str) -> int:
-    return STATEMENTS[case][0 if connection.vendor == "postgresql" else 1]
-
-
 def test_statements_of_a_verified_daily_win(make_player, today_deal, won_game, django_capture_on_commit_callbacks):
     player = make_player()
     submission = submitted(player, today_deal, won_game["actions"])
     sql = verify_counted(submission, django_capture_on_commit_callbacks)
-    assert len(sql) == expected("daily win"), sql
+    assert len(sql) == STATEMENTS["daily win"], sql
     assert sum('"actions"' in s for s in sql) == 1, "the move log is read once, by the claim"
     assert PlayerStats.objects.get(player=player).daily_wins == 1
     assert BoardEntry.objects.filter(player=player, submission=submission).count() == 2
@@ -58,10 +54,10 @@ def test_statements_of_a_verified_daily_loss_better_and_worse(
         make_player, today_deal, won_game, django_capture_on_commit_callbacks):
     player = make_player()
     lost = submitted(player, today_deal, won_game["actions"][:-1])
-    assert len(verify_counted(lost, django_capture_on_commit_callbacks)) == expected("daily loss")
+    assert len(verify_counted(lost, django_capture_on_commit_callbacks)) == STATEMENTS["daily loss"]
     assert BoardEntry.objects.filter(player=player, submission=lost).count() == 2
     worse = submitted(player, today_deal, ["s"] * 60 + won_game["actions"][:-1])  # more moves: ranks lower
-    assert len(verify_counted(worse, django_capture_on_commit_callbacks)) == expected("worse daily loss")
+    assert len(verify_counted(worse, django_capture_on_commit_callbacks)) == STATEMENTS["worse daily loss"]
     assert BoardEntry.objects.filter(player=player, submission=lost).count() == 2
     assert PlayerStats.objects.get(player=player).daily_wins == 0
 
@@ -79,8 +75,7 @@ def test_a_worse_result_leaves_the_index_and_the_cached_pages_alone(
     play(player, code, won_game["actions"][:-1])
     assert ranking.redis_ranking().page(board, 0, 10) == [best["id"]]
     assert versions(board)[1] == before[1]  # the index did not change: top pages stay cached
-    if connection.vendor == "postgresql":  # the conditional upsert changed no entry: nothing to mirror
-        assert versions(board) == before
+    assert versions(board) == before  # the conditional upsert changed no entry: nothing to mirror
     better = play(player, code, won_game["actions"], minutes=10)  # quicker: ranks better
     assert ranking.redis_ranking().page(board, 0, 10) == [better["id"]]
     assert versions(board)[0] > before[0] and versions(board)[1] > before[1]

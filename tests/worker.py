@@ -1,5 +1,7 @@
-"""A real Celery worker process against the real Redis broker and the test database."""
+"""A real Celery worker process against the real Redis broker and the test database, for the
+tests that need a task's effect the way production gets it (pipeline, reliability, e2e)."""
 
+import json
 import os
 import signal
 import subprocess
@@ -7,13 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-import redis
 from django.conf import settings
 from django.db import connection
 
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def database_url() -> str:
@@ -28,8 +27,7 @@ class Worker:
 
     def __init__(self, log_path: Path, **env):
         self.log_path = log_path
-        self.env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL,
-                    "CELERY_TASK_ALWAYS_EAGER": "0", **env}
+        self.env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, **env}
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "Worker":
@@ -63,15 +61,6 @@ class Worker:
                 self.kill()
 
 
-@pytest.fixture
-def worker(tmp_path, transactional_db):
-    """A started worker; stopped after the test. Its queue and the Redis index start empty."""
-    redis.Redis.from_url(settings.REDIS_URL).flushdb()
-    process = Worker(tmp_path / "worker.log").start()
-    yield process
-    process.stop()
-
-
 def wait_for(predicate, timeout: float = 30, interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -80,3 +69,10 @@ def wait_for(predicate, timeout: float = 30, interval: float = 0.05):
             return value
         time.sleep(interval)
     raise AssertionError(f"condition not met within {timeout} s")
+
+
+def queued_tasks(client) -> list[tuple[str, str]]:
+    """``(task name, repr of its args)`` of the messages waiting in the broker's default queue
+    (Redis ``client``), oldest first: what a worker would run next."""
+    headers = [json.loads(message)["headers"] for message in reversed(client.lrange("celery", 0, -1))]
+    return [(h["task"], h["argsrepr"]) for h in headers]
