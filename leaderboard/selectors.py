@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Q
 
+from games import format_code
+
 from . import board_rows, cache, ranking, services, sql
 from .errors import Forbidden, NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
@@ -18,19 +20,45 @@ User = get_user_model()
 BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
 
 
-def daily_deal(day: date) -> DailyDeal:
-    """The deal of ``day`` (today's is stored on first need); a future day does not exist yet
-    and a past day has the deal stored then or none (a reader never makes the server solve
-    the deal of an old date)."""
-    today = services.utc_today()
-    if day > today:
+def daily_deal(day: date, viewer) -> dict:
+    """The deal of ``day`` as ``viewer`` may see it: its cards (code, number, solution) only once
+    the day is final; until then the facts around it, and the viewer's own latest attempt at it
+    (they have seen its cards). A future day does not exist yet, and a past day has the deal
+    stored then or none (today's is stored by ``services.daily_deal_ensure`` first, which a
+    reader never calls: it may make the server solve a deal)."""
+    if day > services.utc_today():
         raise NotFound(f"There is no deal of the day for {day.isoformat()} yet.")
-    if day < today:
-        stored = DailyDeal.objects.filter(date=day).first()
-        if stored is None:
-            raise NotFound(f"There was no deal of the day on {day.isoformat()}.")
-        return stored
-    return services.daily_deal_ensure(day)
+    deal = DailyDeal.objects.filter(date=day).first()
+    if deal is None:
+        raise NotFound(f"There was no deal of the day on {day.isoformat()}.")
+    final = services.day_final(day)
+    return {
+        "date": day, "proven_winnable": bool(deal.solution), "players": _daily_players(day),
+        **services.day_times(day), "final": final,
+        "code": format_code(deal.number, "D") if final else None,
+        "number": deal.number if final else None,
+        "solution": deal.solution if final else None,
+        "attempt": _daily_attempt(viewer, day) if viewer.is_authenticated else None,
+    }
+
+
+def _daily_players(day: date) -> int | None:
+    """The size of the day's board (its ranked results so far); None while a big board's index
+    is being rebuilt."""
+    try:
+        return _page(ranking.daily_board(day), 0, 0)[1]
+    except Unavailable:
+        return None
+
+
+def _daily_attempt(player, day: date) -> dict | None:
+    """The player's most recent attempt at ``day``'s deal, so the game resumes on any device."""
+    attempt = (Attempt.objects.filter(player=player, daily_date=day).order_by("-started_at")
+               .values("id", "deal_code", "ranked", "started_at", "submission__id").first())
+    if attempt is None:
+        return None
+    return {"id": attempt["id"], "code": attempt["deal_code"], "ranked": attempt["ranked"],
+            "started_at": attempt["started_at"], "submission": attempt["submission__id"]}
 
 
 # -- ranking index access: Redis when it is there and whole, PostgreSQL otherwise ------------
@@ -196,30 +224,40 @@ def current_streak(stats: PlayerStats, today: date) -> int:
     return 0
 
 
+HISTORY_ROWS = 366
+
+
 def player_profile(username: str) -> dict:
-    """A player's stats and their daily results, newest first, with the rank each earned."""
+    """A player's stats and their daily results, newest first: each day's ranked result with the
+    rank it earned, then that day's practice games (verified, never ranked: no rank)."""
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         raise NotFound(f"No player named {username!r}.")
     stats, _ = PlayerStats.objects.get_or_create(player=player)
     entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
-               .select_related("submission").order_by("-board")[:366])
-    history = []
-    for entry in entries:
-        s = entry.submission
-        history.append({
-            "date": s.daily_date.isoformat(), "rank": (_rank_of(entry.board, player.pk) or 0) + 1,
-            "won": s.won, "moves": s.moves, "score": s.score, "duration_ms": s.duration_ms,
-            "clean": s.clean, "submission": s.pk,
-        })
+               .select_related("submission").order_by("-board")[:HISTORY_ROWS])
+    history = [_history_row(entry.submission, (_rank_of(entry.board, player.pk) or 0) + 1) for entry in entries]
+    practice = (Submission.objects.filter(player=player, status=Submission.Status.VERIFIED, hidden=False,
+                                          flagged=False, daily_date__isnull=False, attempt__ranked=False)
+                .order_by("-daily_date", "-submitted_at")[:HISTORY_ROWS])
+    history += [_history_row(submission, None) for submission in practice]
+    history.sort(key=lambda row: row["date"], reverse=True)  # stable: a day's ranked row first
     return {"player": player.username, "joined": player.date_joined.date().isoformat(),
             "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
-            "current_streak": current_streak(stats, services.utc_today()), "history": history}
+            "current_streak": current_streak(stats, services.utc_today()), "history": history[:HISTORY_ROWS]}
 
 
-def attempt_for(viewer, attempt_id) -> Attempt:
+def _history_row(submission: Submission, rank: int | None) -> dict:
+    return {"date": submission.daily_date.isoformat(), "rank": rank, "practice": rank is None,
+            "won": submission.won, "moves": submission.moves, "score": submission.score,
+            "duration_ms": submission.duration_ms, "clean": submission.clean, "submission": submission.pk}
+
+
+def attempt_for(viewer, attempt_id, *, others_not_found: bool = False) -> Attempt:
+    """The viewer's own attempt: another player's is a 403, or with ``others_not_found`` a 404
+    (as if it did not exist: its id tells nothing)."""
     attempt = _attempt(attempt_id)
-    if attempt is None:
+    if attempt is None or (others_not_found and attempt.player_id != viewer.pk):
         raise NotFound("No such attempt.")
     if attempt.player_id != viewer.pk:
         raise Forbidden("This attempt belongs to another player.")

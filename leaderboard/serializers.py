@@ -1,8 +1,11 @@
 """Input validation and the documented shapes of the API's answers."""
 
+from datetime import datetime
+
 from rest_framework import serializers
 
-from .models import Attempt, DailyDeal, Submission
+from . import services
+from .models import Attempt, Submission
 
 
 class CredentialsIn(serializers.Serializer):
@@ -17,62 +20,72 @@ class AccountOut(serializers.Serializer):
     token = serializers.CharField(required=False)
 
 
-class DailyDealOut(serializers.ModelSerializer):
-    code = serializers.SerializerMethodField()
-    proven_winnable = serializers.SerializerMethodField()
-    closed = serializers.SerializerMethodField()
-    solution = serializers.SerializerMethodField()
+class DailyAttemptOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    code = serializers.CharField(help_text="The deal's code: this player has seen its cards.")
+    ranked = serializers.BooleanField()
+    started_at = serializers.DateTimeField()
+    submission = serializers.IntegerField(allow_null=True)
 
-    class Meta:
-        model = DailyDeal
-        fields = ["date", "code", "number", "proven_winnable", "closed", "solution"]
 
-    def get_code(self, deal) -> str:
-        from games import format_code
-        return format_code(deal.number, "D")
-
-    def get_proven_winnable(self, deal) -> bool:
-        return bool(deal.solution)
-
-    def get_closed(self, deal) -> bool:
-        return self.context["closed"]
-
-    def get_solution(self, deal) -> list[str] | None:
-        """The solver's winning line: shown only once the day has ended."""
-        return deal.solution if self.context["closed"] else None
+class DailyDealOut(serializers.Serializer):
+    date = serializers.DateField()
+    proven_winnable = serializers.BooleanField()
+    players = serializers.IntegerField(allow_null=True,
+                                       help_text="Ranked results on the day's board so far (null: not known now).")
+    closes_at = serializers.DateTimeField(help_text="The day's close: the next midnight UTC.")
+    accepts_until = serializers.DateTimeField(help_text="Submissions are taken until the close plus a grace.")
+    final = serializers.BooleanField(help_text="accepts_until has passed: the deal and every log are public.")
+    code = serializers.CharField(allow_null=True, help_text="null until final.")
+    number = serializers.IntegerField(allow_null=True, help_text="null until final.")
+    solution = serializers.ListField(child=serializers.CharField(), allow_null=True,
+                                     help_text="The solver's winning line; null until final.")
+    attempt = DailyAttemptOut(allow_null=True, help_text="The caller's latest attempt at this deal, if any.")
 
 
 class AttemptIn(serializers.Serializer):
-    deal = serializers.CharField(max_length=64, help_text="A deal code, e.g. EH1-D-ABCDEFG or EH1-N-AAAAAAF.")
+    deal = serializers.CharField(max_length=64, help_text='"daily" for today\'s deal, or a deal code, '
+                                                          'e.g. EH1-N-AAAAAAF.')
 
 
 class AttemptOut(serializers.ModelSerializer):
     deal = serializers.CharField(source="deal_code")
     number = serializers.IntegerField(source="deal_number")
+    practice = serializers.BooleanField(read_only=True)
     submission = serializers.SerializerMethodField()
+    closes_at = serializers.SerializerMethodField()
+    accepts_until = serializers.SerializerMethodField()
 
     class Meta:
         model = Attempt
-        fields = ["id", "deal", "number", "daily_date", "started_at", "submission"]
+        fields = ["id", "deal", "number", "daily_date", "started_at", "ranked", "practice", "hints",
+                  "submission", "closes_at", "accepts_until"]
 
     def get_submission(self, attempt) -> int | None:
         sub = getattr(attempt, "submission", None)
         return sub.pk if sub else None
 
+    def get_closes_at(self, attempt) -> datetime | None:
+        """A daily attempt's day closes at midnight UTC."""
+        return services.day_close(attempt.daily_date) if attempt.daily_date else None
+
+    def get_accepts_until(self, attempt) -> datetime | None:
+        """Its submission is taken until the close plus the grace."""
+        return services.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
+
 
 class SubmissionIn(serializers.Serializer):
     actions = serializers.JSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
-    hints = serializers.IntegerField(min_value=0, max_value=1_000_000, default=0,
-                                     help_text="How many hints the player took (a hint makes a game not clean).")
 
 
 class HintIn(serializers.Serializer):
-    deal = serializers.CharField(max_length=64)
+    attempt = serializers.UUIDField(help_text="Your attempt in progress: the hint is counted on it.")
     actions = serializers.JSONField(help_text="The game so far.")
 
 
 class HintOut(serializers.Serializer):
     action = serializers.CharField(allow_null=True, help_text="The next action to play; null when won.")
+    hints = serializers.IntegerField(help_text="Hints counted on the attempt so far.")
 
 
 class SubmissionAccepted(serializers.Serializer):
@@ -83,7 +96,8 @@ class SubmissionAccepted(serializers.Serializer):
 
 class SubmissionOut(serializers.ModelSerializer):
     player = serializers.CharField(source="player.username")
-    deal = serializers.CharField(source="attempt.deal_code")
+    deal = serializers.SerializerMethodField()
+    deal_number = serializers.SerializerMethodField()
     attempt = serializers.UUIDField(source="attempt_id")
     started_at = serializers.DateTimeField(source="attempt.started_at")
     actions = serializers.SerializerMethodField()
@@ -96,6 +110,17 @@ class SubmissionOut(serializers.ModelSerializer):
             "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
             "error", "hidden", "flagged", "actions",
         ]
+
+    def _deal_visible(self, submission) -> bool:
+        """A day's deal is secret until the day is final, when every log of it is public: so
+        another player's daily result shows its deal with its log (a numbered deal: always)."""
+        return submission.daily_date is None or self.context["log_visible"]
+
+    def get_deal(self, submission) -> str | None:
+        return submission.attempt.deal_code if self._deal_visible(submission) else None
+
+    def get_deal_number(self, submission) -> int | None:
+        return submission.deal_number if self._deal_visible(submission) else None
 
     def get_actions(self, submission) -> list[str] | None:
         """The log: for the owner at once, for others once the day has closed."""
@@ -146,7 +171,8 @@ class PlayersOut(serializers.Serializer):
 
 class HistoryRow(ResultFields):
     date = serializers.DateField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True, help_text="null for a practice game.")
+    practice = serializers.BooleanField(help_text="A later try at the day's deal: verified, never ranked.")
 
 
 class ProfileOut(StreakFields):

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 import games
@@ -107,28 +108,58 @@ def daily_deal_ensure(day: date) -> DailyDeal:
 
 # -- attempts and submissions -------------------------------------------------------------
 
+#: What a player sends to start today's deal without knowing its code.
+DAILY = "daily"
+
+
 def attempt_start(*, player, deal_code: str) -> Attempt:
-    """Start playing a deal now. A daily code counts for today's board when it names
-    today's deal of the day."""
-    code = _deal_code(deal_code)
-    now = timezone.now()
-    daily_date = None
-    if code.mode == "D" and daily_deal_ensure(now.date()).number == code.number:
-        daily_date = now.date()
-    return Attempt.objects.create(
-        player=player, deal_code=str(code), deal_number=code.number,
-        daily_date=daily_date, started_at=now,
-    )
+    """Start playing a deal now. "daily" (or the code of today's deal) starts today's deal
+    of the day: ranked for the player's first DAILY_RANKED_ATTEMPTS of the day, practice
+    after. A D code of another day is played like a numbered deal."""
+    today = utc_today()
+    todays = None
+    if deal_code.strip().lower() == DAILY:
+        todays = daily_deal_ensure(today)
+        code = games.DealCode(mode="D", number=todays.number)
+    else:
+        code = _deal_code(deal_code)
+        if code.mode == "D":
+            todays = daily_deal_ensure(today)
+    if todays is None or todays.number != code.number:
+        return Attempt.objects.create(player=player, deal_code=str(code), deal_number=code.number,
+                                      started_at=timezone.now())
+    with transaction.atomic():
+        # Two starts at once must not both see "no ranked attempt yet".
+        sql.run("SELECT pg_advisory_xact_lock(hashtext('daily-attempt'), hashtext(%s))",
+                [f"{player.pk}:{today.isoformat()}"])
+        earlier = Attempt.objects.filter(player=player, daily_date=today).count()
+        return Attempt.objects.create(
+            player=player, deal_code=str(code), deal_number=code.number, daily_date=today,
+            ranked=earlier < settings.DAILY_RANKED_ATTEMPTS, started_at=timezone.now(),
+        )
 
 
-def hint_for(*, deal_code: str, actions) -> str | None:
-    """The solver's next action for a game in progress (None once it is won)."""
-    game = games.Game.new(_deal_code(deal_code).number)
+def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
+    """The solver's next action for the attempt's game so far (None once it is won), and the
+    attempt's hints so far: each answered hint is counted on the attempt, which its result
+    then carries (never the client's count)."""
+    game = games.Game.new(attempt.deal_number)
     result = games.replay_onto(game, actions) if isinstance(actions, list) else None
     if result is None or not result.ok:
-        raise Invalid(result.error if result else "actions must be a list of action strings.",
+        raise Invalid(result.error if result else _("actions must be a list of action strings."),
                       detail={"index": result.index if result else None}, code="invalid_log")
-    return solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
+    action = solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
+    if action is None:
+        return None, attempt.hints
+    # Counted only while nothing was submitted: a later hint cannot help the log already sent.
+    counted = sql.run(
+        f'UPDATE "{_ATTEMPTS}" a SET "hints" = a."hints" + 1 WHERE a."id" = %s AND NOT EXISTS '
+        f'(SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id") RETURNING a."hints"', [attempt.pk])
+    if not counted:
+        raise Conflict(_("This attempt already has a submission: start a new attempt."),
+                       code="already_submitted")
+    attempt.hints = counted[0][0]
+    return action, attempt.hints
 
 
 def _deal_code(text: str) -> games.DealCode:
@@ -153,10 +184,13 @@ _SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_
 _STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
 
 
-def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> Submission:
+def submission_create(*, attempt: Attempt, player, actions) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit."""
     if attempt.player_id != player.pk:
         raise Forbidden("Only the player who started this attempt may submit to it.")
+    if attempt.daily_date is not None and timezone.now() > day_accepts_until(attempt.daily_date):
+        raise Conflict(_("The day of this deal has closed: its games can no longer be ranked."),
+                       detail=day_times(attempt.daily_date), code="day_closed")
     if not isinstance(actions, list):
         raise Invalid("actions must be a list of action strings.", code="invalid_log")
     if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
@@ -166,7 +200,7 @@ def submission_create(*, attempt: Attempt, player, actions, hints: int = 0) -> S
         index, reason = bad
         raise Invalid(reason, detail={"index": index}, code="malformed_action")
     submission = Submission(attempt=attempt, player=player, deal_number=attempt.deal_number,
-                            daily_date=attempt.daily_date, actions=actions, hints=hints,
+                            daily_date=attempt.daily_date, actions=actions, hints=attempt.hints,
                             submitted_at=timezone.now())
     try:
         if connection.in_atomic_block:
@@ -512,10 +546,20 @@ def day_close(day: date) -> datetime:
     return as_utc_datetime(day + timedelta(days=1))
 
 
+def day_accepts_until(day: date) -> datetime:
+    """The last moment a submission to ``day``'s deal is taken: its close plus the grace."""
+    return day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
+
+
 def day_final(day: date) -> bool:
     """The day's close plus the grace for late submissions has passed: its deal's solution and
     every player's log of it may be shown."""
-    return timezone.now() >= day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
+    return timezone.now() >= day_accepts_until(day)
+
+
+def day_times(day: date) -> dict[str, datetime]:
+    """``closes_at`` and ``accepts_until`` of ``day``, as the API names them."""
+    return {"closes_at": day_close(day), "accepts_until": day_accepts_until(day)}
 
 
 def as_utc_datetime(day: date) -> datetime:

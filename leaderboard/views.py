@@ -117,9 +117,11 @@ class DailyView(APIView):
 
     @extend_schema(responses={200: DailyDealOut, **ERRORS})
     def get(self, request, day: str | None = None):
-        when = _date(day) if day else services.utc_today()
-        deal = selectors.daily_deal(when)
-        return Response(DailyDealOut(deal, context={"closed": services.day_closed(when)}).data)
+        today = services.utc_today()
+        when = _date(day) if day else today
+        if when == today:
+            services.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
+        return Response(DailyDealOut(selectors.daily_deal(when, request.user)).data)
 
 
 class DailyTodayView(DailyView):
@@ -168,14 +170,15 @@ class SubmissionCreateView(APIView):
 
 
 class HintView(APIView):
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticated]
     throttle_scope = "hint"
 
     @extend_schema(request=HintIn, responses={200: HintOut, **ERRORS})
     def post(self, request):
         data = _valid(HintIn, request)
-        return Response({"action": services.hint_for(deal_code=data["deal"],
-                                                     actions=data["actions"])})
+        attempt = selectors.attempt_for(request.user, data["attempt"], others_not_found=True)
+        action, hints = services.hint_for(attempt=attempt, actions=data["actions"])
+        return Response({"action": action, "hints": hints})
 
 
 class SubmissionView(APIView):

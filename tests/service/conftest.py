@@ -77,17 +77,21 @@ def client_for():
 
 @pytest.fixture
 def play(client_for, verify_queued):
-    """A player starts ``deal`` ``minutes`` ago (server clock) and submits ``actions``; the
-    submission is verified by the task, in-process. Returns the submission as the API shows it."""
+    """A player starts ``deal`` ``minutes`` ago (server clock), asks ``hints`` hints on the
+    attempt (the server counts them) and submits ``actions``; the submission is verified by the
+    task, in-process. Returns the submission as the API shows it."""
     def run(player, deal: str, actions: list, minutes: float = 30, hints: int = 0) -> dict:
         client = client_for(player)
         attempt = client.post("/api/attempts/", {"deal": deal}, format="json")
         assert attempt.status_code == 201, attempt.json()
         Attempt.objects.filter(pk=attempt.json()["id"]).update(
             started_at=Attempt.objects.get(pk=attempt.json()["id"]).started_at - timedelta(minutes=minutes))
+        for _ in range(hints):
+            asked = client.post("/api/hints/", {"attempt": attempt.json()["id"], "actions": []}, format="json")
+            assert asked.status_code == 200, asked.json()
         with verify_queued():
             sent = client.post(f"/api/attempts/{attempt.json()['id']}/submission",
-                               {"actions": actions, "hints": hints}, format="json")
+                               {"actions": actions}, format="json")
         assert sent.status_code == 202, sent.json()
         return client.get(sent.json()["url"]).json()
     return run

@@ -140,13 +140,16 @@ def test_hiding_a_result_takes_it_off_and_showing_puts_it_back(make_player, play
 
 
 def win_on(player, day, game: dict) -> Submission:
-    """A daily win on ``day``, played as the service records it."""
+    """A ranked daily win on ``day``, as intake stored it that day (intake refuses it now that the
+    day is closed), verified by the service."""
     number = parse_code(game["deal"]).number
     DailyDeal.objects.get_or_create(date=day, defaults={"number": number, "solution": game["actions"]})
     attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"), deal_number=number,
-                                     daily_date=day, started_at=services.as_utc_datetime(day) + timedelta(hours=1))
-    submission = services.submission_create(attempt=attempt, player=player, actions=game["actions"])
-    Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=30))
+                                     daily_date=day, ranked=True,
+                                     started_at=services.as_utc_datetime(day) + timedelta(hours=1))
+    submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=day,
+                                           actions=game["actions"],
+                                           submitted_at=attempt.started_at + timedelta(minutes=30))
     return services.submission_verify(submission.pk)
 
 

@@ -33,14 +33,19 @@ def test_the_daily_deal_is_the_first_candidate_the_solver_wins_and_never_changes
     assert DailyDeal.objects.filter(date=day).count() == 1
 
 
-def test_today_hides_the_solution_and_a_past_day_shows_it(today_deal):
+def test_today_hides_the_deal_and_a_final_day_shows_it(today_deal, settings):
     today = APIClient().get("/api/daily/").json()
-    assert today == {"date": today_deal.date.isoformat(), "code": format_code(today_deal.number, "D"),
-                     "number": today_deal.number, "proven_winnable": True, "closed": False, "solution": None}
+    close = services.as_utc_datetime(today_deal.date + timedelta(days=1))
+    assert today == {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
+                     "closes_at": close.isoformat().replace("+00:00", "Z"),
+                     "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
+                     "final": False, "code": None, "number": None, "solution": None, "attempt": None}
     yesterday = today_deal.date - timedelta(days=1)
     DailyDeal.objects.create(date=yesterday, number=5, solution=["s"])
+    settings.DAILY_GRACE_SECONDS = 0  # yesterday is final at once, whatever the time of day
     past = APIClient().get(f"/api/daily/{yesterday.isoformat()}/").json()
-    assert past["closed"] is True and past["solution"] == ["s"] and past["code"] == "EH1-D-AAAAAAF"
+    assert past["final"] is True and past["solution"] == ["s"] and past["code"] == "EH1-D-AAAAAAF"
+    assert past["number"] == 5
 
 
 @pytest.mark.parametrize("path", ["/api/daily/2999-01-01/", "/api/daily/not-a-date/", "/api/daily/2026-02-30/"])

@@ -20,10 +20,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_game, clean_redis):
     player = make_player()
     attempt = Attempt.objects.create(player=player, deal_code=won_game["deal"], deal_number=2, daily_date=None,
-                                     started_at=timezone.now() - timedelta(minutes=5))
+                                     hints=3, started_at=timezone.now() - timedelta(minutes=5))
     assert not connection.in_atomic_block
     with CaptureQueriesContext(connection) as queries:
-        made = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"], hints=3)
+        made = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
     assert len(queries) == 1 and queries[0]["sql"].startswith("INSERT")
     queued = [("leaderboard.tasks.verify_submission", repr((made.pk,)))]
     assert queued_tasks(clean_redis) == queued  # in the real broker, for a worker

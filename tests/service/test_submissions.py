@@ -53,7 +53,8 @@ def test_a_won_log_is_verified_with_its_result(make_player, play, won_game):
 
 
 def test_a_hint_makes_a_game_not_clean(make_player, play, won_game):
-    assert play(make_player(), won_game["deal"], won_game["actions"], hints=2)["clean"] is False
+    shown = play(make_player(), won_game["deal"], won_game["actions"], hints=2)
+    assert shown["clean"] is False and shown["hints"] == 2
 
 
 def test_an_undo_makes_a_game_not_clean(make_player, play, won_game):
@@ -185,12 +186,13 @@ def test_the_log_is_private_until_the_day_closes(make_player, play, client_for, 
     assert after["actions"] == won_game["actions"]
 
 
-def test_the_hint_endpoint_answers_a_legal_next_action(client_for, won_game):
-    client = client_for()
-    first = client.post("/api/hints/", {"deal": won_game["deal"], "actions": won_game["actions"][:10]},
-                        format="json").json()["action"]
-    assert replay(won_game["deal"], won_game["actions"][:10] + [first]).ok
-    done = client.post("/api/hints/", {"deal": won_game["deal"], "actions": won_game["actions"]}, format="json")
-    assert done.json() == {"action": None}
-    bad = client.post("/api/hints/", {"deal": won_game["deal"], "actions": ["s", "9>1:4"]}, format="json")
+def test_the_hint_endpoint_answers_a_legal_next_action(client_for, make_player, won_game):
+    client = client_for(make_player())
+    attempt = client.post("/api/attempts/", {"deal": won_game["deal"]}, format="json").json()["id"]
+    first = client.post("/api/hints/", {"attempt": attempt, "actions": won_game["actions"][:10]}, format="json")
+    assert first.json()["hints"] == 1
+    assert replay(won_game["deal"], won_game["actions"][:10] + [first.json()["action"]]).ok
+    done = client.post("/api/hints/", {"attempt": attempt, "actions": won_game["actions"]}, format="json")
+    assert done.json() == {"action": None, "hints": 1}  # nothing answered, nothing counted
+    bad = client.post("/api/hints/", {"attempt": attempt, "actions": ["s", "9>1:4"]}, format="json")
     assert bad.status_code == 400 and error_of(bad)["detail"] == {"index": 1}
