@@ -95,7 +95,7 @@ class LoginView(APIView):
 
 
 class LogoutView(APIView):
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={204: None, 401: ERRORS[401]})  # 401: a token already ended
     def post(self, request):
         user = request.user
         logout(request)
