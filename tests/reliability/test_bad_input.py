@@ -58,7 +58,7 @@ def writes(attempt_url: str) -> list[tuple[str, dict]]:
         ("/api/auth/signup/", {"username": "newcomer", "password": PASSWORD}),
         ("/api/auth/login/", {"username": "alice", "password": PASSWORD}),
         ("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}),
-        ("/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": ["s"]}),
+        ("/api/hints/", {"attempt": attempt_url.split("/")[3], "actions": ["s"]}),
         (attempt_url, {"actions": ["s"]}),
     ]
 
@@ -118,17 +118,13 @@ WRONG_TYPES = [
     ("/api/attempts/", {"deal": 5}),
     ("/api/attempts/", {"deal": None}),
     ("/api/attempts/", {"deal": "EH1-N-AAAAAAF" * 10}),
-    ("/api/hints/", {"deal": 5, "actions": ["s"]}),
-    ("/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": {"0": "s"}}),
-    ("/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": "s"}),
-    ("/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": [["s"]]}),
-    ("/api/hints/", {"deal": "EH1-N-AAAAAAA", "actions": []}),
-    ("/api/hints/", {"deal": "eh1-n-aaaaaaf", "actions": []}),
-    ("SUBMIT", {"actions": ["s"], "hints": -1}),
-    ("SUBMIT", {"actions": ["s"], "hints": 1.5}),
-    ("SUBMIT", {"actions": ["s"], "hints": True}),
-    ("SUBMIT", {"actions": ["s"], "hints": "many"}),
-    ("SUBMIT", {"actions": ["s"], "hints": 10**30}),
+    ("/api/hints/", {"attempt": None, "actions": ["s"]}),
+    ("/api/hints/", {"attempt": "not-a-uuid", "actions": ["s"]}),
+    ("/api/hints/", {"attempt": ["ATTEMPT"], "actions": ["s"]}),
+    ("/api/hints/", {"attempt": "ATTEMPT", "actions": {"0": "s"}}),
+    ("/api/hints/", {"attempt": "ATTEMPT", "actions": "s"}),
+    ("/api/hints/", {"attempt": "ATTEMPT", "actions": [["s"]]}),
+    ("/api/hints/", {"attempt": "ATTEMPT", "actions": ["9>1:4"]}),
     ("SUBMIT", {"actions": [float("nan")]}),
     ("SUBMIT", {"actions": ["s", None]}),
     ("SUBMIT", {"actions": None}),
@@ -138,6 +134,8 @@ WRONG_TYPES = [
 @pytest.mark.parametrize("path, body", WRONG_TYPES, ids=[f"{p}-{json.dumps(b)[:40]}" for p, b in WRONG_TYPES])
 def test_wrong_types_are_clear_400s(token, attempt_url, path, body):
     path = attempt_url if path == "SUBMIT" else path
+    attempt = attempt_url.split("/")[3]  # "ATTEMPT": the player's own attempt
+    body = {key: attempt if value == "ATTEMPT" else value for key, value in body.items()}
     error(send("post", path, json.dumps(body), token=token), 400)
     assert not Submission.objects.exists()
 

@@ -46,8 +46,8 @@ def test_every_session_authenticated_write_needs_the_csrf_token(make_player):
     attempt = services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
     writes = [
         ("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, 201),
+        ("/api/hints/", {"attempt": str(attempt.pk), "actions": []}, 200),
         (f"/api/attempts/{attempt.pk}/submission", {"actions": ["s"]}, 202),
-        ("/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": []}, 200),
         ("/api/auth/login/", {"username": "alice", "password": PASSWORD}, 200),
         ("/api/auth/signup/", {"username": "second", "password": PASSWORD}, 201),
         ("/api/auth/logout/", {}, 204),
@@ -161,11 +161,15 @@ def test_submissions_are_throttled_per_player(tight_rates, make_player):
     assert submit(bob).status_code == 202
 
 
-def test_hints_are_throttled(tight_rates):
+def test_hints_are_throttled(tight_rates, make_player):
+    alice = make_player("alice")
+    hint = {"attempt": str(services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF").pk), "actions": []}
     client = Client()
+    client.force_login(alice)
     for _ in range(LIMIT):
-        assert post(client, "/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": []}).status_code == 200
-    assert_throttled(post(client, "/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": []}))
+        assert post(client, "/api/hints/", hint).status_code == 200
+    assert_throttled(post(client, "/api/hints/", hint))
+    assert Attempt.objects.get().hints == LIMIT
 
 
 def test_a_window_ends_and_its_counter_never_outlives_it(monkeypatch, make_player):

@@ -85,7 +85,7 @@ def test_every_endpoint_answers_503_in_the_error_shape_while_postgresql_is_unrea
         ("post", "/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, token),
         ("get", f"/api/attempts/{attempt.pk}/", None, token),
         ("post", f"/api/attempts/{attempt.pk}/submission", {"actions": ["s"]}, token),
-        ("post", "/api/hints/", {"deal": "EH1-N-AAAAAAF", "actions": ["s"]}, token),
+        ("post", "/api/hints/", {"attempt": str(attempt.pk), "actions": ["s"]}, token),
         ("get", "/healthz", None, None),
     ]
     for method, path, body, auth in requests:
