@@ -830,7 +830,8 @@ function setStage(stage) {
 function dailyFacts() {
   const facts = [TEXT.dailyKind(daily.date)];
   if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
-  facts.push(TEXT.playersSoFar(daily.players ?? 0), TEXT.closesAt(localTime(daily.closes_at)));
+  if (daily.players !== null && daily.players !== undefined) facts.push(TEXT.playersSoFar(daily.players));
+  facts.push(TEXT.closesAt(localTime(daily.closes_at)));
   return facts.join(" · ");
 }
 

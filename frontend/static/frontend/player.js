@@ -6,6 +6,17 @@ const page = pageData();
 const user = page.user || {};
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The texts a person reads, in one place for the translation that follows. */
+const TEXT = {
+  practice: "practice",
+  practiceTitle: "A later try at the day's deal: verified, never ranked.",
+};
+
+/** A history row's place: its rank, or "practice" for a game after the ranked try. */
+function place(row) {
+  return row.practice || row.rank === null ? TEXT.practice : `#${row.rank}`;
+}
+
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -50,7 +61,7 @@ export function movesChart(history) {
   points.forEach((row, i) => {
     const dot = svg("circle", { class: row.won ? "dot-won" : "dot-lost", cx: x(days[i]).toFixed(1), cy: y(row.moves).toFixed(1), r: 4.5,
       "data-date": row.date, "data-moves": row.moves });
-    dot.append(svg("title", {}, `${row.date}: ${row.moves} moves${row.won ? ", won" : ""}, rank #${row.rank}`));
+    dot.append(svg("title", {}, `${row.date}: ${row.moves} moves${row.won ? ", won" : ""}, ${place(row)}`));
     chart.append(dot);
   });
   return chart;
@@ -80,7 +91,7 @@ async function start() {
       h("th", {}, "Moves"), h("th", {}, "Score"), h("th", { class: "board-col-optional" }, "Time"), h("th", {}, ""));
     const rows = data.history.map((row) => h("tr", { "data-date": row.date },
       h("td", { class: "player" }, h("a", { href: `/boards/?date=${row.date}` }, row.date)),
-      h("td", {}, `#${row.rank}`),
+      h("td", { title: row.practice ? TEXT.practiceTitle : null }, place(row)),
       h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won"), row.clean ? " \u2713" : ""),
       h("td", {}, row.moves), h("td", {}, row.score), h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
       h("td", {}, row.date < today || user.username === data.player ? h("a", { href: `/replay/${row.submission}/` }, "replay") : "")));
