@@ -4,14 +4,16 @@ beat; a game won in the browser there is verified by that worker and ranked. Ctr
 everything; what a killed launcher leaves is stopped by the next start; the data survives
 restarts; one process dying stops all of them, non-zero.
 
-Nothing here touches the test database: the launcher's servers are its own, in tmp_path.
+Nothing here touches the test database: the launcher's servers are its own, in a temporary folder.
 """
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -129,11 +131,21 @@ def shortest_won_game() -> tuple[str, list[str]]:
 
 
 @pytest.fixture
-def launchers(tmp_path):
+def data_dir():
+    """make run's data folder, outside pytest's own (which every new pytest session on the
+    machine sets back to 0700: run as root, PostgreSQL runs as the user pgserver and must
+    reach its data)."""
+    folder = Path(tempfile.mkdtemp(prefix="easyharp-stack-")) / "data"
+    yield folder
+    shutil.rmtree(folder.parent, ignore_errors=True)
+
+
+@pytest.fixture
+def launchers(tmp_path, data_dir):
     started: list[Launcher] = []
 
     def start(port: int) -> Launcher:
-        launcher = Launcher(tmp_path / "data", port, tmp_path / f"launcher-{len(started)}.log")
+        launcher = Launcher(data_dir, port, tmp_path / f"launcher-{len(started)}.log")
         started.append(launcher)
         return launcher.start()
 
@@ -142,7 +154,7 @@ def launchers(tmp_path):
         launcher.kill()
 
 
-def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everything(launchers, tmp_path):
+def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everything(launchers, data_dir):
     code, actions = shortest_won_game()
     number = parse_code(code).number
     port = free_port()
@@ -195,7 +207,7 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
     processes = stack.descendants()
     assert stack.stop(signal.SIGINT) == 0, stack.output()[-5000:]
     assert not running(processes), f"left running after Ctrl-C: {running(processes)}"
-    assert not using(tmp_path / "data"), f"left running after Ctrl-C: {using(tmp_path / 'data')}"
+    assert not using(data_dir), f"left running after Ctrl-C: {using(data_dir)}"
 
     # A launcher killed outright leaves its process groups behind: the next start stops them.
     stack = launchers(port)
@@ -218,4 +230,4 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
     assert stack.process.wait(60) == 1, stack.output()[-5000:]
     assert "worker exited with code -9: stopping everything" in stack.output()
     assert not running(processes), f"left running after the worker died: {running(processes)}"
-    assert not using(tmp_path / "data"), f"left running after the worker died: {using(tmp_path / 'data')}"
+    assert not using(data_dir), f"left running after the worker died: {using(data_dir)}"
