@@ -89,6 +89,29 @@ def env_int(
     return result
 
 
+def env_float(
+    name: str,
+    default: float,
+    *,
+    min_value: float | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> float:
+    """A decimal number, optionally bounded below. Unset or empty means the default."""
+    value = _raw(name, environ)
+    if value is None or value.strip() == "":
+        result = float(default)
+    else:
+        try:
+            result = float(value.strip())
+        except ValueError:
+            raise ImproperlyConfigured(f"Environment variable {name}={value!r} is not a number.") from None
+        if result != result or result in (float("inf"), float("-inf")):
+            raise ImproperlyConfigured(f"Environment variable {name}={value!r} is not a finite number.")
+    if min_value is not None and result < min_value:
+        raise ImproperlyConfigured(f"Environment variable {name}={result} is below {min_value}.")
+    return result
+
+
 def env_list(
     name: str, default: list[str] | tuple[str, ...] = (), *, environ: Mapping[str, str] | None = None
 ) -> list[str]:
@@ -309,6 +332,15 @@ MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
 DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
 # A player's first this many attempts at a day's deal are ranked; later ones are practice.
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
+# How far a submission's last action time may pass the server's duration (network, clock drift).
+TIMES_SLACK_MS = env_int("TIMES_SLACK_MS", 2000, min_value=0)
+# The tempo rules' thresholds (leaderboard.tempo.TempoRules, services.tempo_rules; docs/fair-play.md).
+TEMPO_MIN_ACTIONS = env_int("TEMPO_MIN_ACTIONS", 50, min_value=1)
+TEMPO_MIN_MEDIAN_MS = env_float("TEMPO_MIN_MEDIAN_MS", 150, min_value=0)
+TEMPO_MAX_FAST_SHARE = env_float("TEMPO_MAX_FAST_SHARE", 0.25, min_value=0)
+TEMPO_MIN_SPREAD = env_float("TEMPO_MIN_SPREAD", 1.5, min_value=0)
+TEMPO_PAUSE_MIN_ACTIONS = env_int("TEMPO_PAUSE_MIN_ACTIONS", 200, min_value=1)
+TEMPO_MIN_PAUSES_PER_100 = env_float("TEMPO_MIN_PAUSES_PER_100", 0.5, min_value=0)
 # Beat re-queues pending rows older than this, and claims older than the hard time limit.
 STALE_PENDING_SECONDS = env_int("STALE_PENDING_SECONDS", 30, min_value=1)
 STALE_VERIFYING_SECONDS = env_int("STALE_VERIFYING_SECONDS", CELERY_TASK_TIME_LIMIT + 30, min_value=1)
