@@ -29,8 +29,9 @@ def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
 
 
 @pytest.fixture
-def two_days(make_player, won_game, django_capture_on_commit_callbacks):
+def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings):
     """Eight players with results of different quality on today's and yesterday's boards."""
+    settings.DAILY_GRACE_SECONDS = 2 * 24 * 3600  # yesterday's games are still taken
     today = services.utc_today()
     number = parse_code(won_game["deal"]).number
     boards = []
