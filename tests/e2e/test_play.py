@@ -75,6 +75,8 @@ def sign_up(page: Page, base: str, username: str) -> None:
     page.get_by_test_id("auth-submit").click()
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("nav-me")).to_have_text(username)
+    # Today's deal is dealt only once the player starts their try (tests/e2e/test_fair_play.py).
+    page.get_by_test_id("start-attempt").click()
     page.wait_for_selector("#table[data-ready=true]")
 
 
@@ -88,7 +90,7 @@ def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
 
     player = BoardPlayer(page, deal.number)
     player.play(line[:1])
-    # The first action starts the attempt: the server's clock. Plausibility: this test plays
+    # Start started the attempt: the server's clock. Plausibility: this test plays
     # far faster than 10 actions a second, so it sets the attempt's started_at back 30 minutes
     # in the database before submitting (MAX_ACTIONS_PER_SECOND keeps its production value).
     attempt = wait_for(lambda: Attempt.objects.filter(player__username="harpist").first())
@@ -183,16 +185,12 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     assert {k: v for k, v in undone.items() if k not in ("log", "moves")} == \
         {k: v for k, v in before.items() if k not in ("log", "moves")}
 
-    # A hint lights up a move and counts.
-    page.get_by_test_id("hint").click()
-    expect(page.get_by_test_id("hints")).to_have_text("1")
-    expect(page.locator("#table .hinted").first).to_be_visible()
-    expect(page.get_by_test_id("rule-message")).to_contain_text("Hint:")
+    # Hints are counted by the server on an attempt: signed out, the button asks to sign in.
+    expect(page.get_by_test_id("hint")).to_have_text("Sign in to get hints")
 
-    # A reload resumes exactly where the game was, hints included.
+    # A reload resumes exactly where the game was.
     open_board(page, page.url)
     assert table_state(page) == undone
-    expect(page.get_by_test_id("hints")).to_have_text("1")
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_selector("#table[data-laid-out-for='390']")
     page.screenshot(path=str(artifacts / "board-phone.png"), full_page=True)
@@ -229,6 +227,13 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     attempt = wait_for(lambda: Attempt.objects.filter(player__username="latecomer").first())
     assert attempt.deal_code == code and attempt.daily_date is None
     assert table_state(page) == restored
+
+    # Signed in, a hint lights up a move and the server counts it on the attempt.
+    page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hints")).to_have_text("1")
+    expect(page.locator("#table .hinted").first).to_be_visible()
+    expect(page.get_by_test_id("rule-message")).to_contain_text("Hint:")
+    assert wait_for(lambda: Attempt.objects.get(pk=attempt.pk).hints == 1)
 
     # "Same deal" starts again; the code box upper-cases what is typed; "New deal" deals another.
     page.get_by_test_id("same-deal").click()
