@@ -66,9 +66,11 @@ class Poller(threading.Thread):
     def __init__(self, board: str, interval: float = 0.01):
         import redis
 
+        from leaderboard.ranking import RedisRanking
+
         super().__init__(daemon=True)
         self.client = redis.Redis.from_url(_stack.REDIS_URL)
-        self.hash_key = f"lb:{board}:h"
+        self.hash_key = RedisRanking._keys(board)[1]
         self.interval = interval
         self.waiting: set[int] = set()
         self.seen: dict[int, float] = {}

@@ -17,16 +17,16 @@ User = get_user_model()
 
 # The row's values in order, as Submission (ORM) paths, and from a BoardEntry (the rebuild of
 # a board's index); the first is the submission id.
-FIELDS = ("pk", "player__username", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
+FIELDS = ("pk", "player__username", "won", "moves", "score", "duration_ms", "clean", "hints", "submitted_at")
 ENTRY_FIELDS = tuple(f"submission__{path}" for path in FIELDS)
-NAMES = ("submission", "player", "won", "moves", "score", "duration_ms", "clean", "submitted_at")
-SHOWN = ("player", "won", "moves", "score", "duration_ms", "clean", "submission", "submitted_at")
+NAMES = ("submission", "player", "won", "moves", "score", "duration_ms", "clean", "hints", "submitted_at")
+SHOWN = ("player", "won", "moves", "score", "duration_ms", "clean", "hints", "submission", "submitted_at")
 
 # The same values in plain SQL over submissions ``s`` joined to users ``u``, ``submitted_at`` as
 # ``datetime.isoformat()`` writes a UTC time, made by PostgreSQL (loading a timestamptz into a
 # datetime runs Django's Python loader per row).
 SQL_COLUMNS = (
-    's."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", '
+    's."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", s."hints", '
     """to_char(s."submitted_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') """
     """|| CASE WHEN date_trunc('second', s."submitted_at") = s."submitted_at" THEN '' """
     """ELSE to_char(s."submitted_at" AT TIME ZONE 'UTC', '.US') END || '+00:00'""")

@@ -8,7 +8,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
 
 
 class DailyDeal(models.Model):
@@ -101,12 +101,25 @@ class Submission(models.Model):
     rank_key = models.BigIntegerField(null=True)
     hidden = models.BooleanField(default=False, help_text="Hidden by staff: off every board.")
     flagged = models.BooleanField(default=False, help_text="Implausible: off the boards until reviewed.")
+    #: The reasons of the flag: tempo rules (leaderboard.tempo.RULES) and "too_fast_server_clock".
+    flag_reasons = models.JSONField(default=list, db_default=Value([], models.JSONField()), blank=True)
+    #: The browser's time of each action, ms since the attempt started: evidence, never ranked.
+    times = models.JSONField(null=True, blank=True)
+    #: The tempo profile of ``times`` (leaderboard.tempo.TempoProfile as a dict).
+    tempo = models.JSONField(null=True, blank=True)
+    #: Copied from the attempt: a later try at a day's deal, verified but never ranked.
+    practice = models.BooleanField(default=False, db_default=False)
+    #: The earlier submission of another player on the same deal with the identical log.
+    copy_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies")
+    #: sha256 of the log's canonical JSON (services.log_hash): finds copies by index.
+    log_hash = models.CharField(max_length=64, blank=True, db_default="")
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "submitted_at"], name="submission_status_age"),
             models.Index(fields=["player", "deal_number"], name="submission_player_deal"),
             models.Index(fields=["player", "daily_date"], name="submission_player_daily"),
+            models.Index(fields=["deal_number", "log_hash"], name="submission_deal_log"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -124,7 +137,8 @@ class Submission(models.Model):
 
     @property
     def on_boards(self) -> bool:
-        return self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
+        return (self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
+                and not self.practice and self.copy_of_id is None)
 
 
 class BoardEntry(models.Model):
@@ -156,3 +170,4 @@ class PlayerStats(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]
+

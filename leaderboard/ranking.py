@@ -1,12 +1,14 @@
 """The ranking order and the Redis index that serves it.
 
-Order on every board: wins first, then fewer moves, then higher score, then shorter
-duration, then earlier submission. Moves come before score because take-backs are free
-and a card earns +10 every time it lands on a foundation, so a score can be farmed
+Order on every board: every result without hints before every result with hints; within
+each, wins before losses. Wins: fewer moves, then higher score, then shorter duration.
+Losses: more cards on the foundations, then fewer moves, then higher score, then shorter
+duration. Then, always, earlier submission. Moves come before score because take-backs are
+free and a card earns +10 every time it lands on a foundation, so a score can be farmed
 without limit; the move counter cannot.
 
-The first four keys are packed into one integer below 2**53 (exact in a Redis sorted
-set's double score); equal keys fall back to the member, which starts with the
+All but the submission time are packed into one integer below 2**53 (exact in a Redis
+sorted set's double score); equal keys fall back to the member, which starts with the
 submission time in microseconds, so Redis sorts exactly like PostgreSQL's
 ``ORDER BY rank_key, submitted_at, submission_id``.
 """
@@ -19,17 +21,34 @@ from django_redis import get_redis_connection
 
 log = logging.getLogger(__name__)
 
-MOVES_BITS, SCORE_BITS, SECONDS_BITS = 16, 16, 20
-MOVES_CAP, SCORE_CAP, SECONDS_CAP = (1 << MOVES_BITS) - 1, (1 << SCORE_BITS) - 1, (1 << SECONDS_BITS) - 1
+#: The Redis keys of the index start with this; a new layout of rank_key takes a new prefix,
+#: so indexes of the old keys are ignored and each board is rebuilt from PostgreSQL when read.
+KEY_PREFIX = "lb2"
+
+#: The tier in the top 2 bits: 0 won, 1 lost, 2 won with hints, 3 lost with hints.
+TIER_BITS, BODY_BITS = 2, 51
+DECK = 104
+MOVES_BITS, SCORE_BITS = 16, 16
+WON_SECONDS_BITS = 19  # about 6 days
+LOST_FOUNDATION_BITS, LOST_SECONDS_BITS = 7, 12  # 104 cards; about 68 minutes
+MOVES_CAP, SCORE_CAP = (1 << MOVES_BITS) - 1, (1 << SCORE_BITS) - 1
+WON_SECONDS_CAP, LOST_SECONDS_CAP = (1 << WON_SECONDS_BITS) - 1, (1 << LOST_SECONDS_BITS) - 1
 
 
-def rank_key(won: bool, moves: int, score: int, duration_ms: int) -> int:
-    """Lower is better. Moves, score and whole seconds are capped (65,535 moves,
-    65,535 points, about 12 days): beyond a cap, results tie on that key."""
-    key = 0 if won else 1
-    key = (key << MOVES_BITS) | min(moves, MOVES_CAP)
-    key = (key << SCORE_BITS) | (SCORE_CAP - min(score, SCORE_CAP))
-    return (key << SECONDS_BITS) | min(duration_ms // 1000, SECONDS_CAP)
+def rank_key(won: bool, moves: int, score: int, duration_ms: int, foundation: int = 0, hints: int = 0) -> int:
+    """Lower is better. Moves and score are capped at 65,535, whole seconds at about 6 days
+    for a win and 4,095 (68 minutes) for a loss: beyond a cap, results tie on that key and the
+    next decides. ``foundation`` (cards on the foundations) orders losses only."""
+    tier = (0 if won else 1) | (2 if hints else 0)
+    moves, points = min(moves, MOVES_CAP), SCORE_CAP - min(score, SCORE_CAP)
+    seconds = duration_ms // 1000
+    if won:
+        body = (((moves << SCORE_BITS) | points) << WON_SECONDS_BITS) | min(seconds, WON_SECONDS_CAP)
+    else:
+        missing = DECK - min(max(foundation, 0), DECK)
+        body = (((((missing << MOVES_BITS) | moves) << SCORE_BITS) | points) << LOST_SECONDS_BITS) | min(
+            seconds, LOST_SECONDS_CAP)
+    return (tier << BODY_BITS) | body
 
 
 def daily_board(date) -> str:
@@ -189,7 +208,8 @@ class RedisRanking:
 
     @staticmethod
     def _keys(board: str) -> tuple[str, str, str, str]:
-        return f"lb:{board}:z", f"lb:{board}:h", f"lb:{board}:r", f"lb:{board}:ready"
+        head = f"{KEY_PREFIX}:{board}"
+        return f"{head}:z", f"{head}:h", f"{head}:r", f"{head}:ready"
 
     def set_entries(self, player_id: int, entries: dict) -> dict[str, int | None]:
         """Set a player's entry on several boards in one round trip (one script: a pipeline
@@ -281,10 +301,10 @@ class RedisRanking:
     def claim_rebuild(self, board: str, seconds: int = 300) -> bool:
         """Whether the caller may rebuild the board's index now (nobody else is, or the one who
         was has been gone ``seconds``); ``release_rebuild`` when done."""
-        return bool(self.client.set(f"lb:{board}:rebuilding", 1, nx=True, ex=seconds))
+        return bool(self.client.set(f"{KEY_PREFIX}:{board}:rebuilding", 1, nx=True, ex=seconds))
 
     def release_rebuild(self, board: str) -> None:
-        self.client.delete(f"lb:{board}:rebuilding")
+        self.client.delete(f"{KEY_PREFIX}:{board}:rebuilding")
 
     def drop(self, board: str) -> None:
         # UNLINK frees the members in the background: DEL of a million-entry board blocks

@@ -250,7 +250,8 @@ def player_profile(username: str) -> dict:
 def _history_row(submission: Submission, rank: int | None) -> dict:
     return {"date": submission.daily_date.isoformat(), "rank": rank, "practice": rank is None,
             "won": submission.won, "moves": submission.moves, "score": submission.score,
-            "duration_ms": submission.duration_ms, "clean": submission.clean, "submission": submission.pk}
+            "duration_ms": submission.duration_ms, "clean": submission.clean, "hints": submission.hints,
+            "submission": submission.pk}
 
 
 def attempt_for(viewer, attempt_id, *, others_not_found: bool = False) -> Attempt:

@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import services
@@ -74,8 +76,18 @@ class AttemptOut(serializers.ModelSerializer):
         return services.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
 
 
+@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 0},
+                      "maxItems": settings.SUBMISSION_MAX_ACTIONS})
+class TimesField(serializers.JSONField):
+    """Taken as sent: the service checks the shape and answers with the index of the first bad time."""
+
+
 class SubmissionIn(serializers.Serializer):
     actions = serializers.JSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
+    times = TimesField(required=False, allow_null=True,
+                       help_text="When each action was played: whole ms since the attempt started (the browser's "
+                                 "monotonic clock), one per action, never decreasing. Required for the deal of the "
+                                 "day.")
 
 
 class HintIn(serializers.Serializer):
@@ -101,6 +113,8 @@ class SubmissionOut(serializers.ModelSerializer):
     attempt = serializers.UUIDField(source="attempt_id")
     started_at = serializers.DateTimeField(source="attempt.started_at")
     actions = serializers.SerializerMethodField()
+    times = serializers.SerializerMethodField()
+    tempo = serializers.SerializerMethodField()
 
     class Meta:
         model = Submission
@@ -108,7 +122,7 @@ class SubmissionOut(serializers.ModelSerializer):
             "id", "attempt", "player", "deal", "deal_number", "daily_date", "status", "started_at",
             "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
             "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
-            "error", "hidden", "flagged", "actions",
+            "error", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "actions", "times", "tempo",
         ]
 
     def _deal_visible(self, submission) -> bool:
@@ -126,6 +140,16 @@ class SubmissionOut(serializers.ModelSerializer):
         """The log: for the owner at once, for others once the day has closed."""
         return submission.actions if self.context["log_visible"] else None
 
+    def get_times(self, submission) -> list[int] | None:
+        """The browser's time of each action, shown with the log."""
+        return submission.times if self.context["log_visible"] else None
+
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
+    def get_tempo(self, submission) -> dict | None:
+        """The tempo profile (leaderboard.tempo.TempoProfile): for the owner and staff only."""
+        viewer = self.context["request"].user
+        return submission.tempo if viewer.is_staff or viewer.pk == submission.player_id else None
+
 
 class ResultFields(serializers.Serializer):
     won = serializers.BooleanField()
@@ -133,6 +157,8 @@ class ResultFields(serializers.Serializer):
     score = serializers.IntegerField()
     duration_ms = serializers.IntegerField()
     clean = serializers.BooleanField()
+    hints = serializers.IntegerField(help_text="Hints counted by the server: a hinted result ranks after "
+                                               "every result without hints.")
     submission = serializers.IntegerField()
 
 

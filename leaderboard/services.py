@@ -6,6 +6,7 @@ import hmac
 import json
 import logging
 import uuid
+from dataclasses import asdict
 from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
@@ -15,13 +16,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from psycopg.types.json import Jsonb
 from rest_framework.authtoken.models import Token
 
 import games
 from games import solver
 from games.deal import MAX_DEAL
 
-from . import board_rows, cache, ranking, sql
+from . import board_rows, cache, ranking, sql, tempo
 from .errors import Conflict, Forbidden, Invalid, TooLarge
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
@@ -169,6 +171,19 @@ def _deal_code(text: str) -> games.DealCode:
         raise Invalid(str(exc), code="invalid_deal") from None
 
 
+def log_hash(actions: list) -> str:
+    """sha256 of the log's canonical JSON: equal logs, equal hashes (copies are found by it)."""
+    return hashlib.sha256(json.dumps(actions, separators=(",", ":")).encode()).hexdigest()
+
+
+def tempo_rules() -> tempo.TempoRules:
+    """The tempo rules' thresholds, from settings (TEMPO_*)."""
+    return tempo.TempoRules(
+        min_actions=settings.TEMPO_MIN_ACTIONS, min_median_ms=settings.TEMPO_MIN_MEDIAN_MS,
+        max_fast_share=settings.TEMPO_MAX_FAST_SHARE, min_spread=settings.TEMPO_MIN_SPREAD,
+        pause_min_actions=settings.TEMPO_PAUSE_MIN_ACTIONS, min_pauses_per_100=settings.TEMPO_MIN_PAUSES_PER_100)
+
+
 def first_malformed(actions) -> tuple[int, str] | None:
     """The index and reason of the first action that is not of the notation at all."""
     for index, text in enumerate(actions):
@@ -184,8 +199,10 @@ _SUBMISSIONS, _ATTEMPTS, _ENTRIES = Submission._meta.db_table, Attempt._meta.db_
 _STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
 
 
-def submission_create(*, attempt: Attempt, player, actions) -> Submission:
-    """Store the log first (it is never lost), then queue its verification after commit."""
+def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submission:
+    """Store the log first (it is never lost), then queue its verification after commit.
+    ``times``: the browser's time of each action (ms since the attempt started), required for
+    a daily attempt; evidence for staff review, never ranked."""
     if attempt.player_id != player.pk:
         raise Forbidden("Only the player who started this attempt may submit to it.")
     if attempt.daily_date is not None and timezone.now() > day_accepts_until(attempt.daily_date):
@@ -193,15 +210,20 @@ def submission_create(*, attempt: Attempt, player, actions) -> Submission:
                        detail=day_times(attempt.daily_date), code="day_closed")
     if not isinstance(actions, list):
         raise Invalid("actions must be a list of action strings.", code="invalid_log")
+    if not actions:
+        raise Invalid(_("The log is empty: play at least one action."), code="empty_log")
     if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
         raise TooLarge(f"A log may hold at most {settings.SUBMISSION_MAX_ACTIONS:,} actions.")
     bad = first_malformed(actions)
     if bad:
         index, reason = bad
         raise Invalid(reason, detail={"index": index}, code="malformed_action")
+    submitted_at = timezone.now()
+    _check_times(attempt, times, len(actions), submitted_at)
     submission = Submission(attempt=attempt, player=player, deal_number=attempt.deal_number,
                             daily_date=attempt.daily_date, actions=actions, hints=attempt.hints,
-                            submitted_at=timezone.now())
+                            times=times, practice=attempt.practice, log_hash=log_hash(actions),
+                            submitted_at=submitted_at)
     try:
         if connection.in_atomic_block:
             with transaction.atomic():  # a savepoint: a conflict leaves the caller's transaction usable
@@ -215,17 +237,29 @@ def submission_create(*, attempt: Attempt, player, actions) -> Submission:
     return submission
 
 
-_INSERTED = ("attempt_id", "player_id", "deal_number", "daily_date", "actions", "submitted_at", "status",
-             "deliveries", "hints", "error", "hidden", "flagged")
+def _check_times(attempt: Attempt, times, actions_count: int, submitted_at: datetime) -> None:
+    """The times' shape (leaderboard.tempo.check_times), against the server's duration so far."""
+    if times is None:
+        if attempt.daily_date is not None:
+            raise Invalid(_("A game of the day is sent with the time of each action."), code="times_required")
+        return
+    duration_ms = int((submitted_at - attempt.started_at).total_seconds() * 1000)
+    found = tempo.check_times(times, duration_ms, actions_count, settings.TIMES_SLACK_MS)
+    if found:
+        index, problem = found
+        raise Invalid(_(problem.message), detail={"index": index, "problem": problem.code}, code="invalid_times")
+
+
+_INSERTED = ("attempt_id", "player_id", "deal_number", "daily_date", "actions", "times", "submitted_at", "status",
+             "deliveries", "hints", "error", "hidden", "flagged", "practice", "log_hash")
 _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 
 
 def _submission_insert(submission: Submission) -> None:
     """The new row in one plain INSERT (no transaction around it, no ORM compile)."""
-    from psycopg.types.json import Jsonb
-
     values = [getattr(submission, name) for name in _INSERTED]
     values[_INSERTED.index("actions")] = Jsonb(submission.actions)
+    values[_INSERTED.index("times")] = None if submission.times is None else Jsonb(submission.times)
     [(submission.pk,)] = sql.run(
         f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) '
         f'RETURNING "id"', values)
@@ -261,28 +295,37 @@ def submission_verify(submission_id: int) -> Submission | None:
     return submission
 
 
-_CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "submitted_at", "hints",
-            "hidden", "deliveries")
+_CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "times", "submitted_at",
+            "hints", "hidden", "deliveries", "practice", "log_hash")
 _CLAIMED_SQL = ", ".join(f's."{name}"' for name in _CLAIMED)
+# The earliest submission of another player with the same log on the same deal (not rejected),
+# submitted before this one: this one is its copy. One probe of the (deal_number, log_hash) index.
+_ORIGINAL_SQL = (
+    f'(SELECT o."id" FROM "{_SUBMISSIONS}" o WHERE o."deal_number" = s."deal_number" '
+    f'AND o."log_hash" = s."log_hash" AND s."log_hash" <> \'\' AND o."player_id" <> s."player_id" '
+    f'AND o."status" <> \'{Status.REJECTED}\' AND (o."submitted_at", o."id") < (s."submitted_at", s."id") '
+    f'ORDER BY o."submitted_at", o."id" LIMIT 1)')
 
 
 def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
-    """Pending -> verifying under ``claim``; the submission (what verifying it needs) and its
-    attempt, or None when it is not pending: one UPDATE ... RETURNING."""
+    """Pending -> verifying under ``claim``; the submission (what verifying it needs, with the
+    original it copies in ``copy_of_id``) and its attempt, or None when it is not pending:
+    one UPDATE ... RETURNING."""
     now = timezone.now()
     rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
-        f'RETURNING {_CLAIMED_SQL}, a."deal_code", a."started_at"',
+        f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at"',
         [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
     if not rows:
         return None
     row = rows[0]
     values = dict(zip(_CLAIMED, row))
-    if isinstance(values["actions"], str):  # jsonb as text, as Django's backend loads it
-        values["actions"] = json.loads(values["actions"])
-    deal_code, started_at = row[len(_CLAIMED):]
+    for name in ("actions", "times"):
+        if isinstance(values[name], str):  # jsonb as text, as Django's backend loads it
+            values[name] = json.loads(values[name])
+    values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED):]
     submission = Submission(**values, status=Status.VERIFYING, claim=claim, claimed_at=now)
     submission.attempt = Attempt(pk=values["attempt_id"], player_id=values["player_id"], deal_code=deal_code,
                                  deal_number=values["deal_number"], daily_date=values["daily_date"],
@@ -293,8 +336,9 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
 def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
     """Store the result, if the claim is still ours."""
     columns = ", ".join(f'"{name}" = %s' for name in fields)
+    values = [Jsonb(value) if isinstance(value, (dict, list)) else value for value in fields.values()]
     return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
-                   [*fields.values(), submission_id, Status.VERIFYING, claim]) == 1
+                   [*values, submission_id, Status.VERIFYING, claim]) == 1
 
 
 def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
@@ -303,15 +347,25 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
         return {"status": Status.REJECTED, "verified_at": now, "error_index": result.index,
                 "error": result.error}
     duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
+    profile = tempo.profile(submission.times) if submission.times is not None else None
+    reasons = tempo.flags(profile, tempo_rules()) if profile else []
+    if not plausible(len(submission.actions), duration_ms):
+        reasons.append(TOO_FAST)
     return {
         "status": Status.VERIFIED, "verified_at": now,
         "won": result.won, "score": result.score, "moves": result.moves,
         "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
         "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
         "duration_ms": duration_ms, "clean": result.undos == 0 and submission.hints == 0,
-        "rank_key": ranking.rank_key(result.won, result.moves, result.score, duration_ms),
-        "flagged": not plausible(len(submission.actions), duration_ms),
+        "rank_key": ranking.rank_key(result.won, result.moves, result.score, duration_ms,
+                                     foundation=result.foundation, hints=submission.hints),
+        "tempo": asdict(profile) if profile else None, "flag_reasons": reasons, "flagged": bool(reasons),
+        "copy_of_id": submission.copy_of_id,
     }
+
+
+#: The flag reason of a game played faster than MAX_ACTIONS_PER_SECOND by the server's clock.
+TOO_FAST = "too_fast_server_clock"
 
 
 def plausible(actions: int, duration_ms: int) -> bool:
@@ -385,7 +439,7 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
     else:
         for board in boards:
             _entry_recompute(board, submission)
-    stats = bool(submission.daily_date) and (not verified_now or (submission.won and not submission.flagged))
+    stats = bool(submission.daily_date) and (not verified_now or (submission.won and submission.on_boards))
     if stats:
         stats_refresh(player_id)
     if boards or stats:
@@ -398,7 +452,7 @@ def _entry_recompute(board: str, submission: Submission) -> None:
         "deal_number": submission.deal_number}
     best = (
         Submission.objects.filter(player_id=submission.player_id, status=Status.VERIFIED, hidden=False,
-                                  flagged=False, **scope)
+                                  flagged=False, practice=False, copy_of__isnull=True, **scope)
         .order_by("rank_key", "submitted_at", "pk").values_list("pk", "rank_key", "submitted_at").first()
     )
     if best is None:
@@ -414,13 +468,14 @@ def _entry_recompute(board: str, submission: Submission) -> None:
 
 def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
     """A newly verified submission: on each board, make it the player's entry
-    when it is on the boards and ranks better than their entry (or they have none), in one
+    when it is on the boards (not hidden, flagged, practice or a copy) and ranks better than their entry (or they have none), in one
     statement. The boards whose entry changed."""
     return [board for board, in sql.run(
         f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
         f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
         f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
         f'WHERE s."id" = %s AND s."status" = %s AND NOT s."hidden" AND NOT s."flagged" '
+        f'AND NOT s."practice" AND s."copy_of_id" IS NULL '
         f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
         f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
         f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
@@ -477,7 +532,8 @@ def stats_refresh(player_id: int) -> PlayerStats:
     marks the players' board changed after commit)."""
     days = [day for day, in sql.run(
         f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
-        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND "daily_date" IS NOT NULL ORDER BY 1',
+        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND NOT "practice" AND "copy_of_id" IS NULL '
+        f'AND "daily_date" IS NOT NULL ORDER BY 1',
         [player_id, Status.VERIFIED])]
     best = run = 0
     previous = None

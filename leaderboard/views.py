@@ -187,7 +187,7 @@ class SubmissionView(APIView):
     @extend_schema(responses={200: SubmissionOut, **ERRORS})
     def get(self, request, submission_id: int):
         submission, log_visible = selectors.submission_for(request.user, submission_id)
-        return Response(SubmissionOut(submission, context={"log_visible": log_visible}).data)
+        return Response(SubmissionOut(submission, context={"log_visible": log_visible, "request": request}).data)
 
 
 class _BoardView(APIView):

@@ -9,8 +9,9 @@ import pytest
 import redis
 from rest_framework.test import APIClient
 
-from games import format_code
+from games import format_code, parse_code, replay
 from leaderboard import ranking, services, tasks
+from fairplay.timing import even_times
 from leaderboard.models import Attempt, DailyDeal, Submission
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
@@ -21,6 +22,18 @@ PASSWORD = "correct horse battery staple"
 def _fresh_redis(clean_redis):
     """Each test starts with an empty Redis database (the index and the cache)."""
     yield clean_redis
+
+
+@pytest.fixture(autouse=True)
+def _tempo_rules_off(settings):
+    """These games are timed evenly over a server clock moved back (``times_within``), which
+    the tempo rules rightly flag; tests/fairplay tests them. The server-clock speed rule stays."""
+    settings.TEMPO_MIN_ACTIONS = 10**9
+
+
+def times_within(count: int, duration_ms: float) -> list[int]:
+    """The browser's times of ``count`` actions spread evenly over ``duration_ms``."""
+    return even_times(count, count * 1000 / duration_ms) if count and duration_ms > 0 else [0] * count
 
 
 @pytest.fixture
@@ -79,11 +92,14 @@ def client_for():
 def play(client_for, verify_queued):
     """A player starts ``deal`` ``minutes`` ago (server clock), asks ``hints`` hints on the
     attempt (the server counts them) and submits ``actions``; the submission is verified by the
-    task, in-process. Returns the submission as the API shows it."""
+    task, in-process. Returns the submission as the API shows it. A log another player already
+    sent on the deal would be a copy (off the boards): it is sent in another order with the
+    same result (``not_a_copy``)."""
     def run(player, deal: str, actions: list, minutes: float = 30, hints: int = 0) -> dict:
         client = client_for(player)
         attempt = client.post("/api/attempts/", {"deal": deal}, format="json")
         assert attempt.status_code == 201, attempt.json()
+        actions = not_a_copy(player, attempt.json()["deal"], actions)
         Attempt.objects.filter(pk=attempt.json()["id"]).update(
             started_at=Attempt.objects.get(pk=attempt.json()["id"]).started_at - timedelta(minutes=minutes))
         for _ in range(hints):
@@ -91,10 +107,32 @@ def play(client_for, verify_queued):
             assert asked.status_code == 200, asked.json()
         with verify_queued():
             sent = client.post(f"/api/attempts/{attempt.json()['id']}/submission",
-                               {"actions": actions}, format="json")
+                               {"actions": actions, "times": times_within(len(actions), minutes * 60_000)},
+                               format="json")
         assert sent.status_code == 202, sent.json()
         return client.get(sent.json()["url"]).json()
     return run
+
+
+def not_a_copy(player, code: str, actions: list) -> list:
+    """``actions``, or when another player sent that log on the deal, the same game with two
+    neighbouring actions swapped where that keeps the result (a different log, not a copy)."""
+    number = parse_code(code).number
+    taken = set(Submission.objects.filter(deal_number=number).exclude(player=player)
+                .values_list("log_hash", flat=True))
+    if services.log_hash(actions) not in taken:
+        return actions
+    result = replay(code, actions)
+    assert result.ok, "a rejected log is never a copy's original"
+    outcome = (result.won, result.moves, result.score, result.foundation)
+    for i in range(len(actions) - 1):
+        swapped = [*actions[:i], actions[i + 1], actions[i], *actions[i + 2:]]
+        if services.log_hash(swapped) in taken:
+            continue
+        again = replay(code, swapped)
+        if again.ok and (again.won, again.moves, again.score, again.foundation) == outcome:
+            return swapped
+    raise AssertionError("no other order of this log keeps its result")
 
 
 def unreachable_index() -> ranking.RedisRanking:

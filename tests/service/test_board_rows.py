@@ -27,7 +27,7 @@ def board_of_five(make_player, play, today_deal, won_game, monkeypatch):
 
 
 def rows_key(today_deal) -> str:
-    return f"lb:{board_key(today_deal)}:r"
+    return f"{ranking.KEY_PREFIX}:{board_key(today_deal)}:r"
 
 
 def test_a_deep_page_and_ones_own_rank_read_no_database(board_of_five, client_for, django_assert_num_queries):
@@ -54,7 +54,7 @@ def test_missing_rows_are_read_from_postgresql_and_stored_back(board_of_five, to
 def test_every_entry_has_its_row_and_no_other(board_of_five, today_deal, clean_redis):
     index = ranking.redis_ranking()
     board = board_key(today_deal)
-    members = set(clean_redis.zrange(f"lb:{board}:z", 0, -1))
+    members = set(clean_redis.zrange(f"{ranking.KEY_PREFIX}:{board}:z", 0, -1))
     assert set(clean_redis.hkeys(rows_key(today_deal))) == members and len(members) == 5
     submission = board_of_five[2].submissions.get()
     services.submission_set_hidden(submission, True)

@@ -48,7 +48,8 @@ def test_the_daily_board_ranks_best_results_in_the_documented_order(make_player,
     assert page["results"][3]["moves"] == won_game["moves"] + 60
 
 
-def test_a_players_best_result_stands_and_rejections_never_show(make_player, play, today_deal, won_game):
+def test_a_players_best_result_stands_and_rejections_never_show(make_player, play, today_deal, won_game, settings):
+    settings.DAILY_RANKED_ATTEMPTS = 3  # each try ranked: the best stands
     alice = make_player("alice")
     code = daily_code(today_deal)
     play(alice, code, won_game["actions"][:-1])
