@@ -92,6 +92,7 @@ def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hin
     # Before Start: the panel, no card, no code, no attempt.
     page.wait_for_selector("[data-testid=game][data-stage=start]")
     expect(page.get_by_test_id("ranked-try")).to_contain_text("your ranked try")
+    expect(page.get_by_test_id("daily-panel")).not_to_contain_text("null")
     assert page.locator(CARDS).count() == 0
     assert code not in page.content()
     assert not Attempt.objects.filter(player__username="harpist").exists()

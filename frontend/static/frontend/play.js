@@ -871,7 +871,7 @@ function showPanel(kind, previousSubmission = null) {
       previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
       h("p", {}, button), error);
   }
-  panelEl.replaceChildren(...parts);
+  panelEl.replaceChildren(...parts.filter(Boolean));
   setStage(kind);
 }
 
