@@ -268,8 +268,13 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
         who = services.user_signup(username=name, password=PASSWORD)
         started = services.as_utc_datetime(yesterday.date) + timedelta(hours=9)
         attempt = Attempt.objects.create(player=who, deal_code=code, deal_number=deal.number,
-                                         daily_date=yesterday.date, started_at=started)
-        submissions[name] = services.submission_create(attempt=attempt, player=who, actions=actions).pk
+                                         daily_date=yesterday.date, ranked=True, started_at=started)
+        # As intake stored it that day (it refuses it now that the day is final), then verified.
+        submission = Submission.objects.create(attempt=attempt, player=who, deal_number=deal.number,
+                                               daily_date=yesterday.date, actions=actions,
+                                               submitted_at=started + timedelta(minutes=30))
+        services.enqueue_verification(submission.pk)
+        submissions[name] = submission.pk
     wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
 
     base = live_server.url

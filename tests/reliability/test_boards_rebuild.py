@@ -44,7 +44,8 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
             for back, day in enumerate((today, today - timedelta(days=1))):
                 started = services.as_utc_datetime(day) + timedelta(minutes=i)
                 attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"),
-                                                 deal_number=number, daily_date=day, started_at=started)
+                                                 deal_number=number, daily_date=day, ranked=True,
+                                                 started_at=started)
                 cut = (i + back) % 4  # some win, some stop short
                 submission = services.submission_create(
                     attempt=attempt, player=player, actions=won_game["actions"][: len(won_game["actions"]) - cut])
