@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q, Value
+from django.utils.translation import gettext_lazy as _
 
 
 class DailyDeal(models.Model):
@@ -171,3 +172,12 @@ class PlayerStats(models.Model):
     class Meta:
         indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]
 
+
+class FlaggedSubmission(Submission):
+    """The admin's moderation queue (leaderboard.admin.FlaggedSubmissionAdmin): flagged results
+    awaiting staff review. A proxy, so that the queue has its own admin page and permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("flagged result")
+        verbose_name_plural = _("flagged results")
