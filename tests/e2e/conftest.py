@@ -69,6 +69,15 @@ def _fresh_redis(clean_redis):
     yield clean_redis
 
 
+@pytest.fixture
+def human_tempo_worker(monkeypatch, request):
+    """The real worker (tests/conftest.py's ``worker``) with the tempo rules switched off: a
+    browser driven by a test plays faster than any person, which those rules rightly flag.
+    Everything else (times checked at intake, replay, ranking) is as in production."""
+    monkeypatch.setenv("TEMPO_MIN_ACTIONS", "1000000")
+    return request.getfixturevalue("worker")
+
+
 _DAILY: dict = {}
 
 

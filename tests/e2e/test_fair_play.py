@@ -27,15 +27,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 CARDS = "#table [data-col], #table [data-stock], #table [data-foundation]"
 
 
-@pytest.fixture
-def human_tempo_worker(monkeypatch, request):
-    """The real worker (tests/conftest.py's ``worker``) with the tempo rules switched off: a
-    browser driven by a test plays faster than any person, which those rules rightly flag.
-    Everything else (times checked at intake, replay, ranking) is as in production."""
-    monkeypatch.setenv("TEMPO_MIN_ACTIONS", "1000000")
-    return request.getfixturevalue("worker")
-
-
 def sign_up(page: Page, base: str, username: str) -> None:
     page.goto(f"{base}/signup/?next=/")
     page.get_by_test_id("username").fill(username)

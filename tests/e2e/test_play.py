@@ -81,7 +81,7 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 
 def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
-        page, live_server, todays_deal, worker, artifacts):
+        page, live_server, todays_deal, human_tempo_worker, artifacts):
     deal, line = todays_deal
     base = live_server.url
     sign_up(page, base, "harpist")
@@ -314,7 +314,7 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
     page.get_by_test_id("replay-prev").click()
     expect(page.get_by_test_id("step")).to_have_text(f"0 / {len(line)}")
     page.get_by_test_id("replay-play").click()
-    page.wait_for_function("Number(document.getElementById('table').dataset.step) >= 3")
+    page.wait_for_function("() => Number(document.getElementById('table').dataset.step) >= 3")
     page.get_by_test_id("replay-play").click()
     # The scrubber, by keyboard: the end, then back some way into the game.
     page.get_by_test_id("replay-scrub").focus()
