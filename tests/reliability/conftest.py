@@ -24,7 +24,8 @@ from leaderboard import ranking
 
 # The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, client_for, make_player, play, today_deal, verify_queued, won_game, won_games,
+    PASSWORD, _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game,
+    won_games,
 )
 from worker import Worker
 

@@ -18,6 +18,8 @@ from rest_framework.test import APIClient
 from leaderboard import services
 from leaderboard.models import Attempt, BoardEntry, Submission
 
+from service.conftest import times_within
+
 from .conftest import STAFF_PERMISSIONS
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,8 @@ def submitted(player, deal: str, actions: list, days_ago: int = 0, verify: bool 
     attempt = services.attempt_start(player=player, deal_code=deal)
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(days=days_ago, hours=1))
     attempt.refresh_from_db()
-    submission = services.submission_create(attempt=attempt, player=player, actions=actions)
+    submission = services.submission_create(attempt=attempt, player=player, actions=actions,
+                                            times=times_within(len(actions), 3_600_000))
     if days_ago:
         Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=40))
     if verify:

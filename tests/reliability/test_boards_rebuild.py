@@ -12,7 +12,7 @@ import pytest
 from games import format_code, parse_code
 from leaderboard import ranking, selectors, services, tasks
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
-from service.conftest import unreachable_index
+from service.conftest import not_a_copy, times_within, unreachable_index
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,9 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
                                                  deal_number=number, daily_date=day, ranked=True,
                                                  started_at=started)
                 cut = (i + back) % 4  # some win, some stop short
-                submission = services.submission_create(
-                    attempt=attempt, player=player, actions=won_game["actions"][: len(won_game["actions"]) - cut])
+                actions = not_a_copy(player, won_game["deal"], won_game["actions"][: len(won_game["actions"]) - cut])
+                submission = services.submission_create(attempt=attempt, player=player, actions=actions,
+                                                        times=times_within(len(actions), 1000))
                 submission.__class__.objects.filter(pk=submission.pk).update(
                     submitted_at=started + timedelta(minutes=10 + (i * 7) % 5))
                 assert services.submission_verify(submission.pk).status == "verified"
@@ -78,7 +79,7 @@ def test_a_partly_lost_index_still_marked_ready_is_repaired_by_reconcile(two_day
     index = ranking.redis_ranking()
     top = min(expected, key=expected.get)
     # An eviction or a half-applied write: the best player's member is gone, "ready" is still set.
-    clean_redis.zrem(f"lb:{board}:z", clean_redis.hget(f"lb:{board}:h", top))
+    clean_redis.zrem(f"{ranking.KEY_PREFIX}:{board}:z", clean_redis.hget(f"{ranking.KEY_PREFIX}:{board}:h", top))
     assert index.is_ready(board) and index.size(board) == 7
     assert ranks(board)[top] is None  # the board as served has lost its leader
 
