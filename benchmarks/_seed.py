@@ -15,8 +15,12 @@ TABLES = ["authtoken_token", "leaderboard_boardentry", "leaderboard_playerstats"
           "leaderboard_attempt", "leaderboard_dailydeal", "django_session", "auth_user"]
 
 # ranking.rank_key in SQL (checked against the Python function by check_rank_keys).
-RANK_KEY_SQL = """(((((CASE WHEN won THEN 0 ELSE 1 END)::bigint << 16) | LEAST(moves, 65535)::bigint) << 16
-  | (65535 - LEAST(score, 65535))::bigint) << 20) | LEAST(duration_ms / 1000, 1048575)::bigint"""
+# leaderboard.ranking.rank_key of a seeded result: no hints; a loss has moves % 100 cards home.
+RANK_KEY_SQL = """CASE WHEN won THEN
+    (LEAST(moves, 65535)::bigint << 35) | ((65535 - LEAST(score, 65535))::bigint << 19)
+    | LEAST(duration_ms / 1000, 524287)::bigint
+  ELSE (1::bigint << 51) | ((104 - mod(moves, 100))::bigint << 44) | (LEAST(moves, 65535)::bigint << 28)
+    | ((65535 - LEAST(score, 65535))::bigint << 12) | LEAST(duration_ms / 1000, 4095)::bigint END"""
 
 
 def token_key(i: int) -> str:
@@ -144,9 +148,10 @@ def check_rank_keys(sample: int = 1000) -> int:
     from leaderboard import ranking
     from leaderboard.models import Submission
 
-    rows = Submission.objects.order_by("?").values_list("won", "moves", "score", "duration_ms", "rank_key")[:sample]
-    for won, moves, score, duration_ms, key in rows:
-        if ranking.rank_key(won, moves, score, duration_ms) != key:
+    rows = Submission.objects.order_by("?").values_list("won", "moves", "score", "duration_ms", "foundation", "hints",
+                                                        "rank_key")[:sample]
+    for won, moves, score, duration_ms, foundation, hints, key in rows:
+        if ranking.rank_key(won, moves, score, duration_ms, foundation, hints) != key:
             raise AssertionError(f"SQL rank key differs from ranking.rank_key for {won, moves, score, duration_ms}")
     return len(rows)
 
