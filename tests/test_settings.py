@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from config.settings import env_bool, env_int, env_list, env_str
+from config.settings import env_bool, env_float, env_int, env_list, env_str
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,6 +88,26 @@ def test_env_int_bounds():
         env_int("I", 0, max_value=3, environ={"I": "4"})
     with pytest.raises(ImproperlyConfigured, match="below"):
         env_int("I", -1, min_value=0, environ={})
+
+
+# ---- env_float -------------------------------------------------------------------------
+
+
+def test_env_float_reads_value_and_default():
+    assert env_float("F", 0.25, environ={"F": " 0.5 "}) == 0.5
+    assert env_float("F", 0.25, environ={"F": "2"}) == 2.0
+    assert env_float("F", 150, environ={}) == 150.0 and env_float("F", 1.5, environ={"F": ""}) == 1.5
+
+
+@pytest.mark.parametrize("raw", ["half", "1,5", "nan", "inf", "-inf"])
+def test_env_float_refuses_what_is_not_a_finite_number(raw):
+    with pytest.raises(ImproperlyConfigured, match="F"):
+        env_float("F", 1.0, environ={"F": raw})
+
+
+def test_env_float_bound():
+    with pytest.raises(ImproperlyConfigured, match="below"):
+        env_float("F", 1.0, min_value=0, environ={"F": "-0.1"})
 
 
 # ---- env_list --------------------------------------------------------------------------
