@@ -120,7 +120,8 @@ class Submission(models.Model):
             models.Index(fields=["status", "submitted_at"], name="submission_status_age"),
             models.Index(fields=["player", "deal_number"], name="submission_player_deal"),
             models.Index(fields=["player", "daily_date"], name="submission_player_daily"),
-            models.Index(fields=["deal_number", "log_hash"], name="submission_deal_log"),
+            # The copy check's probe: equal logs on a deal, in submission order (services._claim).
+            models.Index(fields=["deal_number", "log_hash", "submitted_at", "id"], name="submission_deal_log"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -45,6 +45,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='submission',
-            index=models.Index(fields=['deal_number', 'log_hash'], name='submission_deal_log'),
+            index=models.Index(fields=['deal_number', 'log_hash', 'submitted_at', 'id'], name='submission_deal_log'),
         ),
     ]
