@@ -237,7 +237,8 @@ def grant(user, *codenames: str) -> None:
 
 STAFF_PERMISSIONS = [
     f"{app}.{verb}_{model}"
-    for app, models in {"leaderboard": ["submission", "attempt", "dailydeal", "boardentry", "playerstats"],
+    for app, models in {"leaderboard": ["submission", "flaggedsubmission", "attempt", "dailydeal", "boardentry",
+                                        "playerstats"],
                         "auth": ["user"], "authtoken": ["tokenproxy"]}.items()
     for model in models for verb in ("view", "change")
 ]
