@@ -39,8 +39,10 @@ class Launcher:
         self.data, self.port, self.log = data, port, log
         self.url = f"http://127.0.0.1:{port}"
         self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        # The browser plays faster than a person: not flagged, so it is ranked at once.
-        self.env.update(EASYHARP_DATA_DIR=str(data), PORT=str(port), MAX_ACTIONS_PER_SECOND="100000")
+        # The browser plays faster than a person: not flagged (by the server's clock, nor by the
+        # tempo of the action times it sends), so it is ranked at once.
+        self.env.update(EASYHARP_DATA_DIR=str(data), PORT=str(port), MAX_ACTIONS_PER_SECOND="100000",
+                        TEMPO_MIN_ACTIONS="1000000")
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 180) -> "Launcher":
