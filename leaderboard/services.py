@@ -418,18 +418,19 @@ def submission_set_flagged(submission: Submission, flagged: bool) -> None:
 # -- boards -------------------------------------------------------------------------------
 
 def boards_of(submission: Submission) -> list[str]:
-    boards = [ranking.deal_board(submission.deal_number)]
+    """A daily result ranks on its day's board only: on its deal's board it would tell anyone
+    polling every numbered board which deal is today's before the day is final. A deal's board
+    holds the attempts played as numbered deals (N codes, and D codes of other days)."""
     if submission.daily_date:
-        boards.append(ranking.daily_board(submission.daily_date))
-    return boards
+        return [ranking.daily_board(submission.daily_date)]
+    return [ranking.deal_board(submission.deal_number)]
 
 
 def boards_refresh(submission: Submission, *, verified_now: bool = False) -> None:
     """Recompute the player's best entry on each board the submission belongs to, and their
     stats (inside the caller's transaction), then mirror the changes into the Redis index after
     commit. ``verified_now``: the submission's result has just been stored and nothing else of
-    the player's changed, so each entry can only improve (one conditional upsert for both
-    boards) and a game that was not won leaves the stats as they were."""
+    the player's changed, so each entry can only improve (one conditional upsert) and a game that was not won leaves the stats as they were."""
     player_id = submission.player_id
     # One refresh per player at a time: concurrent verifications must not race on entries.
     sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
@@ -449,7 +450,7 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
 def _entry_recompute(board: str, submission: Submission) -> None:
     """The player's entry on ``board``: their best verified result there that is on the boards."""
     scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
-        "deal_number": submission.deal_number}
+        "deal_number": submission.deal_number, "daily_date__isnull": True}  # daily results: boards_of
     best = (
         Submission.objects.filter(player_id=submission.player_id, status=Status.VERIFIED, hidden=False,
                                   flagged=False, practice=False, copy_of__isnull=True, **scope)

@@ -79,11 +79,12 @@ def test_an_impossible_result_is_flagged_kept_off_every_board_and_put_back_by_st
                               {"action": "clear_flag", "_selected_action": [shown["id"]]})
     assert reviewed.status_code == 302
 
-    # Verified all along; now on every board, counted as a daily win, on the player's page.
+    # Verified all along; now on the day's board (never its deal's: that would tell which deal is
+    # today's), counted as a daily win, on the player's page.
     after = Submission.objects.get(pk=shown["id"])
     assert (after.status, after.flagged) == ("verified", False)
     assert after.verified_at == parse_datetime(shown["verified_at"])  # reviewed, not verified again
-    assert public_view(client_for, today_deal) == {"daily": 1, "deal": 1, "players": 1, "history": 1}
+    assert public_view(client_for, today_deal) == {"daily": 1, "deal": 0, "players": 1, "history": 1}
     assert own.get("/api/leaderboards/daily/?around=me").json()["me"] == 1
     assert PlayerStats.objects.get(player=speedy).daily_wins == 1
 

@@ -50,7 +50,7 @@ def test_statements_of_a_verified_daily_win(make_player, today_deal, won_game, d
     # The column, not the tempo profile's "actions": count stored as JSON with the result.
     assert sum(bool(re.search(r'"actions"(?!:)', s)) for s in sql) == 1, "the move log is read once, by the claim"
     assert PlayerStats.objects.get(player=player).daily_wins == 1
-    assert BoardEntry.objects.filter(player=player, submission=submission).count() == 2
+    assert BoardEntry.objects.filter(player=player, submission=submission).count() == 1  # the day's board only
 
 
 def test_statements_of_a_verified_daily_loss_better_and_worse(
@@ -58,10 +58,10 @@ def test_statements_of_a_verified_daily_loss_better_and_worse(
     player = make_player()
     lost = submitted(player, today_deal, won_game["actions"][:-1])
     assert len(verify_counted(lost, django_capture_on_commit_callbacks)) == STATEMENTS["daily loss"]
-    assert BoardEntry.objects.filter(player=player, submission=lost).count() == 2
+    assert BoardEntry.objects.filter(player=player, submission=lost).count() == 1
     worse = submitted(player, today_deal, ["s"] * 60 + won_game["actions"][:-1])  # more moves: ranks lower
     assert len(verify_counted(worse, django_capture_on_commit_callbacks)) == STATEMENTS["worse daily loss"]
-    assert BoardEntry.objects.filter(player=player, submission=lost).count() == 2
+    assert BoardEntry.objects.filter(player=player, submission=lost).count() == 1
     assert PlayerStats.objects.get(player=player).daily_wins == 0
 
 
