@@ -1,8 +1,21 @@
 // /replay/<submission id>/: a finished game, step by step (prev / next / play), replayed by
-// the engine from its move log. Others' logs are public once the day has closed.
+// the engine from its move log. Another player's game of the day shows its deal and moves once
+// the day is final (its close plus the grace for late games); a numbered deal's moves once the
+// UTC day it was played on has closed.
 import { Game, parseCode, replayOnto } from "./engine.js";
 import { clock, get, pageData } from "./api.js";
 import { renderTable } from "./table.js";
+
+const TEXT = {
+  dealOfDay: (date) => `deal of ${date}`,
+  numbered: (number) => `deal #${number}`,
+  outcome: (sub) => `${sub.won ? "won" : "not won"}, ${sub.moves} moves, ${sub.score} points, ${clock(sub.duration_ms)}`,
+  won: "All 104 cards are home: the game is won.",
+  cannotPlay: (index, why) => `Action ${index} cannot be played: ${why}`,
+  dealSecret: (when) => `This game's deal is secret until the day is final (${when}); then its moves are public too.`,
+  finalUnknown: "after midnight UTC and a grace for late games",
+  movesLater: "This game's moves become public once the UTC day it was played on has closed (midnight UTC).",
+};
 
 const page = pageData();
 const $ = (id) => document.getElementById(id);
@@ -35,7 +48,7 @@ function render() {
   $("r-scrub").value = step;
   $("r-prev").disabled = $("r-first").disabled = step === 0;
   $("r-next").disabled = $("r-last").disabled = step === actions.length;
-  if (step === actions.length && snap.won) message.textContent = "All 104 cards are home: the game is won.";
+  if (step === actions.length && snap.won) message.textContent = TEXT.won;
   else if (message.dataset.kind !== "error") message.textContent = "";
 }
 
@@ -48,7 +61,7 @@ function goTo(target) {
     const result = replayOnto(game, actions.slice(0, target));
     if (!result.ok) {
       message.dataset.kind = "error";
-      message.textContent = `Action ${result.index} cannot be played: ${result.error}`;
+      message.textContent = TEXT.cannotPlay(result.index, result.error);
     }
   }
   step = target;
@@ -93,25 +106,41 @@ async function start() {
     message.textContent = exc.message;
     return;
   }
+  const when = sub.daily_date ? TEXT.dealOfDay(sub.daily_date) : TEXT.numbered(sub.deal_number);
+  const outcome = sub.status === "verified" ? TEXT.outcome(sub) : sub.status;
+  $("replay-title").textContent = `${sub.player} · ${when} · ${outcome}`;
+  if (!sub.deal) {  // another player's game of a day not final yet: no cards to show
+    closed(TEXT.dealSecret(await dayFinalAt(sub.daily_date)));
+    return;
+  }
   number = parseCode(sub.deal).number;
   $("replay-code").textContent = sub.deal;
-  const when = sub.daily_date ? `deal of ${sub.daily_date}` : `deal #${sub.deal_number}`;
-  const outcome = sub.status === "verified"
-    ? `${sub.won ? "won" : "not won"}, ${sub.moves} moves, ${sub.score} points, ${clock(sub.duration_ms)}`
-    : sub.status;
-  $("replay-title").textContent = `${sub.player} · ${when} · ${outcome}`;
   game = Game.new(number);
   if (!Array.isArray(sub.actions)) {
-    message.dataset.kind = "error";
-    message.textContent = "This game's moves become public once its day has closed (midnight UTC).";
-    for (const id of ["r-first", "r-prev", "r-next", "r-last", "r-play"]) $(id).disabled = true;
     renderTable(tableEl, game.snapshot());
-    tableEl.dataset.ready = "true";
+    closed(TEXT.movesLater);
     return;
   }
   actions = sub.actions;
   render();
   tableEl.dataset.ready = "true";
+}
+
+/** Controls off and ``text`` said; the table stays as the caller leaves it. */
+function closed(text) {
+  message.dataset.kind = "error";
+  message.textContent = text;
+  for (const id of ["r-first", "r-prev", "r-next", "r-last", "r-play", "r-scrub"]) $(id).disabled = true;
+  tableEl.dataset.ready = "true";
+}
+
+/** When ``day`` becomes final (its accepts_until), in the reader's time zone. */
+async function dayFinalAt(day) {
+  const deal = await get(`/api/daily/${day}/`).catch(() => null);
+  if (!deal || !deal.accepts_until) return TEXT.finalUnknown;
+  return new Date(deal.accepts_until).toLocaleString([], {
+    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
 }
 
 start();
