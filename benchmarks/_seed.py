@@ -77,25 +77,34 @@ def players(n: int, first: int = 1, tokens_every: int = 1) -> None:
 
 def attempts(n: int, code: str, number: int, day: date | None, minutes_ago=(5, 30), first: int = 1) -> list[str]:
     """One attempt per player ``first`` .. ``first + n - 1`` on deal ``code``, started a random
-    5 to 30 minutes ago by the server's clock: the players took that long to play, so their
-    results are plausible (MAX_ACTIONS_PER_SECOND stays at the project's setting)."""
+    5 to 30 minutes ago (``minutes_ago``) by the server's clock: the players took that long to
+    play, so their results are plausible (MAX_ACTIONS_PER_SECOND stays at the project's setting)
+    and their action times fit (``minutes_ago`` must start past the longest game's last time).
+    A daily attempt is each player's first of the day: ranked, no hints."""
     from django.db import connection
 
     low, high = minutes_ago
     last = first + n - 1
     with connection.cursor() as cursor:
         cursor.execute(f"""
-            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id)
+            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id,
+                                             ranked, hints)
             SELECT md5('attempt-' || i || '-' || %s)::uuid, %s, %s, %s,
-                   now() - make_interval(secs => 60 * ({low} + random() * {high - low})), i
+                   now() - make_interval(secs => 60 * ({low} + random() * {high - low})), i, %s, 0
             FROM generate_series({first}, {last}) AS i
-            RETURNING id""", [time.time_ns(), code, number, day])
+            RETURNING id""", [time.time_ns(), code, number, day, day is not None])
         return [str(row[0]) for row in cursor.fetchall()]
 
 
 def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42) -> None:
     """``n`` players (1..n) who each played the deal of ``day`` once, verified, on the daily
-    board: users, attempts, submissions (with the real move log) and board entries."""
+    board: users, attempts (ranked, no hints), submissions and board entries.
+
+    Each seeded result stands for a different game (its moves, score and duration are drawn at
+    random), but every row stores the same real move log, for its size: so ``log_hash`` is a
+    distinct placeholder per row (sha256 of ``seed-log-<i>``), not the log's hash, and no seeded
+    row is a copy of another (the copy check finds none) or the original of a live submission.
+    No action times (``times`` NULL, as before they were required): reads never look at them."""
     from django.db import connection
 
     from games import format_code, parse_code
@@ -122,18 +131,21 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
         cursor.execute(f"ALTER TABLE bench_seed ADD COLUMN rank_key bigint")
         cursor.execute(f"UPDATE bench_seed SET rank_key = {RANK_KEY_SQL}")
         cursor.execute("""
-            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id)
-            SELECT md5('seed-attempt-' || i)::uuid, %s, %s, %s, started_at, i FROM bench_seed""",
+            INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id,
+                                             ranked, hints)
+            SELECT md5('seed-attempt-' || i)::uuid, %s, %s, %s, started_at, i, true, 0 FROM bench_seed""",
                        [code, number, day])
         cursor.execute("""
             INSERT INTO leaderboard_submission (
                 id, deal_number, daily_date, actions, submitted_at, status, claim, claimed_at, verified_at,
                 deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
-                duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id)
+                duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id,
+                practice, flag_reasons, log_hash)
             SELECT i, %s, %s, %s::jsonb, submitted_at, 'verified', md5('seed-claim-' || i)::uuid,
                    submitted_at + interval '50 ms', submitted_at + interval '100 ms', 1,
                    won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
-                   duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || i)::uuid, i
+                   duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || i)::uuid, i,
+                   false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || i, 'UTF8')), 'hex')
             FROM bench_seed""", [number, day, actions])
         cursor.execute("""
             INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)

@@ -44,7 +44,6 @@ SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "DATABASE_CONN_MAX_AGE": "60",  # as docker-compose.yml
     "REDIS_URL": REDIS_URL,
-    "CELERY_TASK_ALWAYS_EAGER": "0",
     "DJANGO_LOG_LEVEL": "WARNING",
     # One benchmark client sends for many players from one address: no throttling here.
     "THROTTLE_SUBMISSION": "1000000/s",
@@ -404,6 +403,65 @@ def won_games() -> list[dict]:
     if not games_found:
         raise SystemExit("no won game: tests/data/won_games.jsonl is empty and the solver found none")
     return games_found
+
+
+class PlayerGames:
+    """One distinct won log of ``game``'s deal per player, with a person's time for each action.
+
+    Players who send the same log on the same deal are copies (off the boards), so player ``i``
+    plays ``game`` with a stock draw taken back ("s", "u") inserted before two of its actions, the
+    ``i``-th pair of them (about 217,000 distinct logs for a 659-action game). Each variant is
+    still won; it has 4 more actions (2 more moves, 2 undos) and replays at the same cost.
+
+    The times come from the person model of tests/fairplay/timing.py (log-normal think times,
+    planning pauses), drawn for ``pool`` seeds of the base log (about 0.3 s each: too slow for one
+    per player); the 4 inserted actions take think times picked from the same player's own. The
+    tempo rules flag none of them (checked here for every pool entry and every 50th variant)."""
+
+    def __init__(self, game: dict, pool: int = 16):
+        sys.path.insert(0, str(ROOT))
+        from tests.fairplay.timing import human_times
+
+        self.game, self.actions = game, game["actions"]
+        self.gaps = []
+        for seed in range(pool):
+            times = human_times(game["deal"], self.actions, seed)
+            self.gaps.append([later - earlier for earlier, later in zip([0] + times, times)])
+        # The longest any variant can take: its pool entry's time plus four of its longest gaps.
+        self.longest_ms = max(sum(gaps) + 4 * max(gaps) for gaps in self.gaps)
+        for seed in range(pool):
+            self._check(self.variant(seed)[1])
+
+    def variant(self, index: int) -> tuple[list[str], list[int]]:
+        """Player ``index``'s log and times (deterministic)."""
+        import itertools
+        import random
+
+        size = len(self.actions)
+        first, second = next(itertools.islice(
+            itertools.combinations_with_replacement(range(size), 2), index, None))  # none after the win
+        gaps = self.gaps[index % len(self.gaps)]
+        rng = random.Random(index)
+        actions, chosen = list(self.actions), list(gaps)
+        for at in (second, first):  # the later place first: the earlier one's index stays valid
+            actions[at:at] = ["s", "u"]
+            chosen[at:at] = [rng.choice(gaps), rng.choice(gaps)]
+        times = list(itertools.accumulate(chosen))
+        if index % 50 == 0:
+            self._check(times)
+        return actions, times
+
+    def body(self, index: int) -> bytes:
+        actions, times = self.variant(index)
+        return json.dumps({"actions": actions, "times": times}, separators=(",", ":")).encode()
+
+    @staticmethod
+    def _check(times: list[int]) -> None:
+        from leaderboard import services, tempo
+
+        found = tempo.flags(tempo.profile(times), services.tempo_rules())
+        if found:
+            raise SystemExit(f"the benchmark's person model is flagged by the tempo rules: {found}")
 
 
 def save_results(name: str, results: dict) -> Path:

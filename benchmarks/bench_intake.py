@@ -3,9 +3,11 @@
 
 Every request is a different player's first submission to their own attempt (a won game of
 the deal of the day, tests/data/won_games.jsonl), with token auth: wrk walks a file of
-(token, attempt) pairs, so no request repeats one (a repeat would be a 409). Attempts are
-bulk-loaded and backdated 5 to 30 minutes (a human pace: nothing gets flagged); throttles
-are set high for the server (one client, many players).
+(token, attempt, body) lines, so no request repeats one (a repeat would be a 409). Each body is
+the player's own distinct log of that game with a person's action times (_stack.PlayerGames: no
+copies, no tempo flag). Attempts are bulk-loaded and backdated past the longest game's last
+action time (a human pace: nothing gets flagged, the times fit the server's duration);
+throttles are set high for the server (one client, many players).
 
 Runs: closed-loop (8 connections: the most it takes) and paced at the target (250/s, 32
 connections each pausing after an answer), first with no Celery
@@ -20,7 +22,6 @@ in PostgreSQL and (without a worker) exactly one message in the broker queue.
 from __future__ import annotations
 
 import argparse
-import json
 
 import _stack
 
@@ -28,23 +29,20 @@ TARGET_RPS, TARGET_P95_MS = 250, 50.0
 PAIRS_PER_SECOND = 450  # more than any run here reaches: pairs are never reused
 
 
-def lua(pairs_file: str, body_file: str) -> str:
+def lua(pairs_file: str) -> str:
     return f"""
 local pairs_ = {{}}
 for line in io.lines({_stack.lua_quote(pairs_file)}) do
-  local token, attempt = line:match("(%S+) (%S+)")
-  pairs_[#pairs_ + 1] = {{token, attempt}}
+  local token, attempt, body = line:match("(%S+) (%S+) (.*)")
+  pairs_[#pairs_ + 1] = {{token, attempt, body}}
 end
-local f = io.open({_stack.lua_quote(body_file)}, "rb")
-local body = f:read("*a")
-f:close()
 local i = 0
 request = function()
   i = i + 1
   if i > #pairs_ then i = #pairs_ end  -- out of fresh pairs: the repeat answers 409 and shows as an error
   local p = pairs_[i]
   return wrk.format("POST", "/api/attempts/" .. p[2] .. "/submission",
-                    {{["Authorization"] = "Token " .. p[1], ["Content-Type"] = "application/json"}}, body)
+                    {{["Authorization"] = "Token " .. p[1], ["Content-Type"] = "application/json"}}, p[3])
 end
 """
 
@@ -80,17 +78,19 @@ def main() -> None:
                                                         if with_worker else [])
     per_run = PAIRS_PER_SECOND * (seconds + 3)
     total = per_run * len(plans)
+    logs = _stack.PlayerGames(game)
+    earliest = logs.longest_ms // 60000 + 2  # + TIMES_SLACK_MS, and the runs' own minutes
     _seed.reset(client)
     _seed.daily_deal(today, game)
     _seed.players(total)
-    _seed.attempts(total, format_code(number, "D"), number, today)
+    _seed.attempts(total, format_code(number, "D"), number, today, minutes_ago=(earliest, earliest + 25))
     owner = list(Attempt.objects.order_by("player_id").values_list("player_id", "id"))
-    body_file = _stack.LOG_DIR / "body.json"
-    body_file.write_text(json.dumps({"actions": game["actions"], "hints": 0}))
-    print(f"seeded {total:,} players with one attempt each; body {body_file.stat().st_size:,} bytes")
+    body_bytes = round(sum(len(logs.body(index)) for index in range(0, total, 100)) / len(range(0, total, 100)))
+    print(f"seeded {total:,} players with one attempt each; bodies about {body_bytes:,} bytes")
 
-    results = {"machine": _stack.machine(), "seconds": seconds, "body_bytes": body_file.stat().st_size,
-               "game": {"deal": game["deal"], "actions": len(game["actions"])}}
+    results = {"machine": _stack.machine(), "seconds": seconds, "body_bytes": body_bytes,
+               "game": {"deal": game["deal"], "actions": len(game["actions"]) + 4,
+                        "longest_game_min": round(logs.longest_ms / 60000, 1)}}
     web = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = web.config
     worker = None
@@ -99,14 +99,16 @@ def main() -> None:
             if mode == "with worker" and worker is None:
                 client.delete("celery")  # what the runs without a worker queued: not this run's work
                 worker = _stack.CeleryWorker(2).start()
-            chunk = owner[run * per_run:(run + 1) * per_run]
+            first = run * per_run
             pairs_file = _stack.LOG_DIR / f"pairs-{run}.txt"
-            pairs_file.write_text("".join(f"{_seed.token_key(pid)} {aid}\n" for pid, aid in chunk))
+            with pairs_file.open("wb") as lines:
+                for index, (pid, aid) in enumerate(owner[first:first + per_run], start=first):
+                    lines.write(f"{_seed.token_key(pid)} {aid} ".encode() + logs.body(index) + b"\n")
             rows_before = Submission.objects.count()
             queue_before = client.llen("celery")
             meter = _stack.CpuMeter(*(p for p in (web, worker) if p)).start()
             max_run = results.get(f"intake {mode} max")
-            r = _stack.wrk(web.url, lua(str(pairs_file), str(body_file)), seconds=seconds,
+            r = _stack.wrk(web.url, lua(str(pairs_file)), seconds=seconds,
                            connections=args.connections * (4 if rate else 1), rate=rate * 1.05 if rate else None,
                            expected_ms=max_run["p50_ms"] if rate and max_run else 0)
             r["cpu"] = meter.stop()

@@ -5,19 +5,23 @@
       -> PostgreSQL row (pending) -> Redis broker -> Celery worker (prefork, as docker-compose)
       -> replay, result, board entries (PostgreSQL) -> Redis ranking index
 
-Setup (not timed): N players with API tokens and one attempt each on today's deal of the day
-(a won game from tests/data/won_games.jsonl), bulk-loaded into the benchmark database. The
-attempts are backdated 5 to 30 minutes by the server's clock (the players took that long to
-play), so the plausibility rule (MAX_ACTIONS_PER_SECOND) stays at the project's setting and
-no result is flagged. Throttles are set high for the server (one client, many players).
+Setup (not timed): N players with API tokens and one ranked attempt each on today's deal of
+the day (a won game from tests/data/won_games.jsonl), bulk-loaded into the benchmark database.
+Each player sends a distinct log of that game with a person's action times (_stack.PlayerGames:
+no copies, no tempo flag). The attempts are backdated by the server's clock past the longest
+game's last action time, up to 25 minutes more (the players took that long to play), so the
+times fit the server's duration and the plausibility rule (MAX_ACTIONS_PER_SECOND) stays at the
+project's setting: no result is flagged. Throttles are set high for the server (one client,
+many players).
 
 Timed: the client sends the N submissions at a fixed rate (open loop: each one's clock starts
 at its scheduled time, so a slow server cannot slow the client down and hide latency), while a
 poller reads the board's Redis hash every 10 ms to see when each player becomes ranked.
 
-Checked after: every submission verified exactly once (deliveries == 1), none flagged or
-rejected, BoardEntry count == players on the daily and the deal board, Redis index size ==
-BoardEntry count on both, the first ranks the same in Redis and PostgreSQL. Then the resident
+Checked after: every submission verified exactly once (deliveries == 1), none flagged,
+rejected or a copy, BoardEntry count == players on each board a daily result ranks on
+(services.boards_of) and none on the other, Redis index size == BoardEntry count on both, the
+first ranks the same in Redis and PostgreSQL. Then the resident
 memory (VmRSS from /proc) of every Celery worker process.
 
     .venv/bin/python benchmarks/bench_pipeline.py --quick          # 1,000 submissions at 110/s
@@ -101,14 +105,17 @@ class Poller(threading.Thread):
 
 def seed_day(count: int, results: dict, tokens: bool):
     """An empty database and Redis db, today's deal from a won game, ``count`` players with
-    an attempt each (API tokens only when the API is used). Returns what the run needs."""
+    an attempt each (API tokens only when the API is used), started before their games' times
+    allow. Returns what the run needs, and each player's game (_stack.PlayerGames)."""
     import _seed
     import redis
     from games import format_code, parse_code
     from leaderboard import services
 
     game = _stack.won_games()[0]
-    results["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
+    logs = _stack.PlayerGames(game)
+    results["game"] = {"deal": game["deal"], "actions": len(game["actions"]) + 4,
+                       "longest_game_min": round(logs.longest_ms / 60000, 1)}
     number = parse_code(game["deal"]).number
     today = services.utc_today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
@@ -118,8 +125,18 @@ def seed_day(count: int, results: dict, tokens: bool):
         _seed.players(count)
     else:
         _seed.players(count, tokens_every=count + 1)
-    attempts = _seed.attempts(count, format_code(number, "D"), number, today)
-    return game, number, today, client, attempts
+    earliest = logs.longest_ms // 60000 + 2  # + TIMES_SLACK_MS and the time it takes to send them all
+    attempts = _seed.attempts(count, format_code(number, "D"), number, today, minutes_ago=(earliest, earliest + 25))
+    return game, number, today, client, attempts, logs
+
+
+def expected_boards(today, number) -> dict[str, bool]:
+    """Which of the day's board and its deal's board a daily result ranks on (services.boards_of)."""
+    from leaderboard import ranking, services
+    from leaderboard.models import Submission
+
+    on = services.boards_of(Submission(deal_number=number, daily_date=today))
+    return {board: board in on for board in (ranking.daily_board(today), ranking.deal_board(number))}
 
 
 def drain(count: int, concurrency: int, timeout: float) -> None:
@@ -130,19 +147,30 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     from django.db.models import Count
 
     from leaderboard import ranking
-    from leaderboard.models import BoardEntry, Submission
+    from leaderboard.models import Attempt, BoardEntry, Submission
     from leaderboard.tasks import verify_submission
 
     results = {"machine": _stack.machine(), "mode": "drain", "count": count,
                "celery": f"prefork --concurrency={concurrency}"}
-    game, number, today, client, _ = seed_day(count, results, tokens=False)
+    game, number, today, client, _, logs = seed_day(count, results, tokens=False)
+    from psycopg.types.json import Jsonb
+
+    from leaderboard import services
+
+    attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
+                                                                        "daily_date"))
+    rows = []
+    for index, (attempt_id, player_id, deal_number, daily_date) in enumerate(attempts):
+        actions, times = logs.variant(index)
+        rows.append([deal_number, daily_date, Jsonb(actions), Jsonb(times), services.log_hash(actions),
+                     attempt_id, player_id])
     with connection.cursor() as cursor:
-        cursor.execute("""
-            INSERT INTO leaderboard_submission (deal_number, daily_date, actions, submitted_at, status, deliveries,
-                                                hints, error, hidden, flagged, attempt_id, player_id)
-            SELECT deal_number, daily_date, %s::jsonb, clock_timestamp(), 'pending', 0, 0, '', false, false, id,
-                   player_id
-            FROM leaderboard_attempt ORDER BY player_id""", [json.dumps(game["actions"])])
+        cursor.executemany("""
+            INSERT INTO leaderboard_submission (deal_number, daily_date, actions, times, log_hash, submitted_at,
+                                                status, deliveries, hints, error, hidden, flagged, practice,
+                                                attempt_id, player_id)
+            VALUES (%s, %s, %s, %s, %s, clock_timestamp(), 'pending', 0, 0, '', false, false, false, %s, %s)""",
+                           rows)
     ids = list(Submission.objects.order_by("id").values_list("id", flat=True))
     t = time.monotonic()
     for sid in ids:
@@ -223,13 +251,15 @@ def main() -> None:
     from leaderboard.models import Attempt, BoardEntry, Submission
 
     results = {"machine": _stack.machine(), "count": count, "rate": args.rate}
-    game, number, today, client, attempts = seed_day(count, results, tokens=True)
+    game, number, today, client, attempts, logs = seed_day(count, results, tokens=True)
     owner = {str(a): p for a, p in Attempt.objects.values_list("id", "player_id")}
-    jobs = [(a, owner[a]) for a in attempts]
-    body = json.dumps({"actions": game["actions"], "hints": 0}).encode()
+    jobs = [(a, owner[a], logs.body(index)) for index, a in enumerate(attempts)]
     daily, deal = ranking.daily_board(today), ranking.deal_board(number)
+    boards = expected_boards(today, number)
+    results["body_bytes"] = round(sum(len(job[2]) for job in jobs) / count)
     print(f"seeded {count:,} players and attempts on {format_code(number, 'D')} "
-          f"({len(game['actions'])} actions, {len(body):,} bytes a submission)")
+          f"({len(game['actions']) + 4} actions and their times, {results['body_bytes']:,} bytes a submission; "
+          f"boards a result ranks on: {[b for b, on in boards.items() if on]})")
 
     web = _stack.Gunicorn(args.workers).start()
     worker = _stack.CeleryWorker(args.concurrency).start()
@@ -238,7 +268,7 @@ def main() -> None:
     poller.start()
     sent: dict[int, dict] = {}
 
-    def send(attempt_id: str, player_id: int, scheduled: float) -> None:
+    def send(attempt_id: str, player_id: int, body: bytes, scheduled: float) -> None:
         start = time.monotonic()
         status, answer = post(web.port, f"/api/attempts/{attempt_id}/submission", body,
                               _seed.token_key(player_id))
@@ -252,12 +282,12 @@ def main() -> None:
         meter = _stack.CpuMeter(web, worker).start()
         t0 = time.monotonic()
         with ThreadPoolExecutor(args.senders) as pool:
-            for i, (attempt_id, player_id) in enumerate(jobs):
+            for i, (attempt_id, player_id, body) in enumerate(jobs):
                 scheduled = t0 + i / args.rate if args.rate else time.monotonic()
                 wait = scheduled - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
-                pool.submit(send, attempt_id, player_id, scheduled)
+                pool.submit(send, attempt_id, player_id, body, scheduled)
         t_sent = time.monotonic()
         deadline = t_sent + args.drain_timeout
         while time.monotonic() < deadline:
@@ -289,6 +319,7 @@ def main() -> None:
         "statuses": statuses,
         "deliveries": deliveries,
         "flagged": Submission.objects.filter(flagged=True).count(),
+        "copies": Submission.objects.filter(copy_of__isnull=False).count(),
         "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
         "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
         "daily Redis index": ranking.redis_ranking().size(daily),
@@ -297,9 +328,11 @@ def main() -> None:
     pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
                     .values_list("submission_id", flat=True)[:200])
     checks["first 200 ranks equal"] = ranking.redis_ranking().page(daily, 0, 200) == pg_first
+    on_deal = count if boards[deal] else 0
     ok = (checks["submissions"] == count and statuses == {"verified": count} and deliveries == {1: count}
-          and checks["flagged"] == 0 and checks["daily BoardEntry"] == count == checks["deal BoardEntry"]
-          and checks["daily Redis index"] == count == checks["deal Redis index"]
+          and checks["flagged"] == 0 and checks["copies"] == 0
+          and checks["daily BoardEntry"] == count == checks["daily Redis index"]
+          and checks["deal BoardEntry"] == on_deal == checks["deal Redis index"]
           and checks["first 200 ranks equal"] and not refused)
     span = last_ranked - t0
     results.update({
