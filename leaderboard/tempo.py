@@ -203,6 +203,10 @@ _PLOT_WIDTH = _WIDTH - _LEFT - _RIGHT
 _LOW_MS, _HIGH_MS = 10, 100_000
 _TICKS_MS = (10, 100, 1000, 10_000, 100_000)
 _LABEL_GAP = 11  # px between threshold labels, so that near ones do not overlap
+#: A generous width of one character at the chart's 10 px sans-serif: a label estimated wider
+#: than the right margin is squeezed into it (a translation may be long).
+_CHAR_PX = 6
+_LABEL_X, _LABEL_WIDTH = _LEFT + _PLOT_WIDTH + 4, _RIGHT - 6
 
 
 def chart_svg(times: Sequence[int], rules: TempoRules = TempoRules(),
@@ -244,7 +248,8 @@ def _bars(gaps: list[int]) -> str:
 
 
 def _threshold_lines(gaps: list[int], rules: TempoRules, translate: Callable[[str], str]) -> list[str]:
-    """Dashed lines across the plot, labelled in the right margin (equal values share a label)."""
+    """Dashed lines across the plot, labelled in the right margin, one label a row: equal values
+    share a line and stack their labels (joined on one row, two ran past the chart's edge)."""
     median = _quantile(sorted(gaps), 0.5) if gaps else 0
     lines: dict[float, list[tuple[str, str]]] = {}
     for ms, colour, label in (
@@ -255,17 +260,23 @@ def _threshold_lines(gaps: list[int], rules: TempoRules, translate: Callable[[st
     ):
         if ms > 0:
             lines.setdefault(ms, []).append((colour, translate(label)))
-    parts, label_y = [], 0.0
+    parts, labels, label_y = [], [], 0.0
     for ms in sorted(lines, reverse=True):
         y = _y(ms)
-        colour = lines[ms][0][0]
-        text = ", ".join(label for _, label in lines[ms])
-        label_y = max(y + 3, label_y + _LABEL_GAP)
         parts.append(f'<line x1="{_LEFT}" x2="{_LEFT + _PLOT_WIDTH}" y1="{y:.1f}" y2="{y:.1f}" '
-                     f'stroke="{colour}" stroke-dasharray="4 3"/>')
-        parts.append(f'<text x="{_LEFT + _PLOT_WIDTH + 4}" y="{label_y:.1f}" fill="{colour}">'
-                     f'{escape(f"{text} {_format_ms(ms)}")}</text>')
-    return parts
+                     f'stroke="{lines[ms][0][0]}" stroke-dasharray="4 3"/>')
+        for colour, label in lines[ms]:
+            label_y = max(y + 3, label_y + _LABEL_GAP)
+            labels.append((label_y, colour, f"{label} {_format_ms(ms)}"))
+    overflow = max(label_y - (_y(_LOW_MS) + 3), 0)  # rows stacked past the plot's foot: lift them all
+    return parts + [_margin_label(y - overflow, colour, text) for y, colour, text in labels]
+
+
+def _margin_label(y: float, colour: str, text: str) -> str:
+    """A label in the right margin, squeezed to its width when it may not fit."""
+    fit = (f' textLength="{_LABEL_WIDTH}" lengthAdjust="spacingAndGlyphs"'
+           if len(text) * _CHAR_PX > _LABEL_WIDTH else "")
+    return f'<text x="{_LABEL_X}" y="{y:.1f}" fill="{colour}"{fit}>{escape(text)}</text>'
 
 
 def _y(ms: float) -> float:

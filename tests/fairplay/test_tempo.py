@@ -265,10 +265,40 @@ def test_the_chart_draws_one_bar_per_action_and_the_thresholds():
     ns = {"svg": "http://www.w3.org/2000/svg"}
     assert len(root.findall("svg:g/svg:rect", ns)) == 4
     labels = [text.text for text in root.iter("{http://www.w3.org/2000/svg}text")]
-    # Equal thresholds share one label.
-    assert {"lowest median, fast 150 ms", "pause 3 s", "median 250 ms"} <= set(labels)
+    # Equal thresholds share one line, their labels stacked.
+    assert {"lowest median 150 ms", "fast 150 ms", "pause 3 s", "median 250 ms"} <= set(labels)
+    assert len(root.findall("svg:line", ns)) == 3
     heights = [float(rect.get("height")) for rect in root.findall("svg:g/svg:rect", ns)]
     assert heights[3] > heights[2] > heights[1] > heights[0]  # 4 s, 300, 200, 100 ms
+
+
+def _text_box(text) -> tuple[float, float, float, float]:
+    """Left, right, top and bottom of an SVG text element: 10 px high from its baseline up, as
+    wide as its textLength, or else 6 px a character (a generous width at 10 px sans-serif)."""
+    x, y = float(text.get("x")), float(text.get("y"))
+    width = float(text.get("textLength") or len(text.text) * 6)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[text.get("text-anchor", "start")]
+    return left, left + width, y - 10, y
+
+
+@pytest.mark.parametrize("case, gaps, rules, translate", [
+    ("three thresholds at 150 ms", [150] * 80, RULES_DEFAULT, lambda text: text),
+    ("all four at 3 s", [3000] * 80, replace(RULES_DEFAULT, min_median_ms=3000), lambda text: text),
+    ("a long translation", [150] * 80, RULES_DEFAULT, lambda text: f"{text} ({text}, {text})"),
+    ("stacked at the bottom", [1] * 80, replace(RULES_DEFAULT, min_median_ms=2), lambda text: text * 3),
+    ("a median off the top", [200_000] * 3, RULES_DEFAULT, lambda text: text),
+])
+def test_every_text_lies_inside_the_chart_and_margin_labels_do_not_overlap(case, gaps, rules, translate):
+    root = ElementTree.fromstring(chart_svg(_times_of(gaps), rules, translate))
+    width, height = (float(v) for v in root.get("viewBox").split()[2:])
+    texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
+    for text in texts:
+        left, right, top, bottom = _text_box(text)
+        assert 0 <= left and right <= width and 0 <= top and bottom <= height, (case, text.text, left, right, top)
+    margin = sorted(float(t.get("y")) for t in texts if t.get("fill"))  # the thresholds' labels
+    assert len(margin) == 4 and all(b - a >= 10 for a, b in zip(margin, margin[1:])), (case, margin)
+    axis_top = min(_text_box(t)[2] for t in texts if t.text.startswith("action"))
+    assert margin[-1] <= axis_top, (case, margin)  # above the axis' labels
 
 
 def test_a_long_game_is_binned_so_no_pause_is_lost():
