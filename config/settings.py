@@ -463,6 +463,8 @@ AXES_ONLY_ADMIN_SITE = True
 AXES_HANDLER = "leaderboard.authentication.AdminLoginAxesHandler"
 AXES_CLIENT_IP_CALLABLE = "leaderboard.authentication.client_address"
 AXES_RESET_ON_SUCCESS = True
+# No start-up banner: every manage.py command (manage.py deal's JSON on stdout/stderr) stays clean.
+AXES_VERBOSE = False
 
 # --------------------------------------------------------------------------------------
 # Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL.
