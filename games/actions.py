@@ -17,13 +17,15 @@ FOUND_COL  ``fK>N``        a = foundation, b = column
 
 import re
 
+from .refusals import Refusal, Refused, refuse
+
 STOCK, UNDO, WASTE_F, WASTE_COL, COL_F, COL_COL, FOUND_COL = range(7)
 
 Action = tuple[int, int, int, int]
 
 
-class MalformedAction(ValueError):
-    """Text that is not an action of the notation."""
+class MalformedAction(Refused):
+    """Text that is not an action of the notation; ``.refusal`` says which rule of it."""
 
 
 _FORMS = {
@@ -67,17 +69,15 @@ def parse_action(text: object) -> Action:
     try:
         return ACTIONS[text]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise MalformedAction(_why_malformed(text)) from None
+        raise MalformedAction(malformed_refusal(text)) from None
 
 
-def _why_malformed(text: object) -> str:
+def malformed_refusal(text: object) -> Refusal:
+    """Why ``text`` is not an action of the notation (for any ``text`` not in ACTIONS)."""
     if not isinstance(text, str):
-        return f"an action must be a string, not {type(text).__name__}"
+        return refuse("action_not_string", type=type(text).__name__)
     if _SELF_MOVE.fullmatch(text):
-        return f"malformed action {text!r}: a card cannot move onto its own column"
+        return refuse("action_self_move", action=text)
     if _RUN.fullmatch(text):
-        return f"malformed action {text!r}: a run is 1 to 13 cards, written without leading zeros"
-    return (
-        f"malformed action {text!r}: expected s, u, w>f, w>N, N>f, N>M, N>M:K or fK>N "
-        "(columns 1-9, foundations 1-8, no spaces)"
-    )
+        return refuse("action_bad_run", action=text)
+    return refuse("action_malformed", action=text)

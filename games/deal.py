@@ -5,6 +5,8 @@ A deal number gives the same layout forever: nothing here may change under EH1.
 
 from dataclasses import dataclass
 
+from .refusals import Refused, refuse
+
 RULES_VERSION = "EH1"
 MIN_DEAL, MAX_DEAL = 1, 999_999
 MODES = {"N": "numbered deal", "D": "deal of the day"}
@@ -12,8 +14,9 @@ COLUMNS = 9
 _LETTERS = 7
 
 
-class InvalidCode(ValueError):
-    """A deal code that is not ``EH1-<N|D>-<7 upper-case letters>`` naming 1..999,999."""
+class InvalidCode(Refused):
+    """A deal code that is not ``EH1-<N|D>-<7 upper-case letters>`` naming 1..999,999;
+    ``.refusal`` says which part is wrong."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +31,9 @@ class DealCode:
 def format_code(number: int, mode: str = "N") -> str:
     """``EH1-<mode>-<number in base 26, A=0, most significant first, 7 letters>``."""
     if mode not in MODES:
-        raise InvalidCode(f"unknown mode {mode!r}: use N (numbered deal) or D (deal of the day)")
+        raise InvalidCode(refuse("deal_mode_unknown", mode=mode))
     if not (isinstance(number, int) and MIN_DEAL <= number <= MAX_DEAL):
-        raise InvalidCode(f"deal number {number!r} is outside {MIN_DEAL}..{MAX_DEAL:,}")
+        raise InvalidCode(refuse("deal_number_range", number=number))
     letters = []
     for _ in range(_LETTERS):
         number, digit = divmod(number, 26)
@@ -41,22 +44,22 @@ def format_code(number: int, mode: str = "N") -> str:
 def parse_code(code: object) -> DealCode:
     """Parse a deal code; every kind of bad code raises InvalidCode saying why."""
     if not isinstance(code, str):
-        raise InvalidCode("a deal code must be a string such as EH1-N-AAAAAAF")
+        raise InvalidCode(refuse("deal_code_not_string"))
     parts = code.split("-")
     if len(parts) != 3:
-        raise InvalidCode(f"{code!r} is not a deal code: expected EH1-<mode>-<7 letters>, e.g. EH1-N-AAAAAAF")
+        raise InvalidCode(refuse("deal_code_shape", deal=code))
     version, mode, letters = parts
     if version != RULES_VERSION:
-        raise InvalidCode(f"{code!r}: unknown rules version {version!r}, only {RULES_VERSION} is played here")
+        raise InvalidCode(refuse("deal_code_version", deal=code, version=version))
     if mode not in MODES:
-        raise InvalidCode(f"{code!r}: unknown mode {mode!r}, use N (numbered deal) or D (deal of the day)")
+        raise InvalidCode(refuse("deal_code_mode", deal=code, mode=mode))
     if len(letters) != _LETTERS or not all("A" <= ch <= "Z" for ch in letters):
-        raise InvalidCode(f"{code!r}: the deal part must be exactly {_LETTERS} upper-case letters A-Z")
+        raise InvalidCode(refuse("deal_code_letters", deal=code))
     number = 0
     for ch in letters:
         number = number * 26 + ord(ch) - ord("A")
     if not MIN_DEAL <= number <= MAX_DEAL:
-        raise InvalidCode(f"{code!r} names deal {number:,}, outside {MIN_DEAL}..{MAX_DEAL:,}")
+        raise InvalidCode(refuse("deal_code_range", deal=code, number=number))
     return DealCode(mode, number)
 
 
@@ -84,7 +87,7 @@ class Layout:
 def deal(number: int) -> Layout:
     """Deal a numbered deal: rows r = 0..8 over columns r..8, then the rest is the stock."""
     if not (isinstance(number, int) and MIN_DEAL <= number <= MAX_DEAL):
-        raise InvalidCode(f"deal number {number!r} is outside {MIN_DEAL}..{MAX_DEAL:,}")
+        raise InvalidCode(refuse("deal_number_range", number=number))
     deck = shuffled_deck(number)
     columns: list[list[int]] = [[] for _ in range(COLUMNS)]
     it = iter(deck)

@@ -1,8 +1,10 @@
 """The Easy Harp game state and its rules (sections 5 and 6 of the EH1 rules).
 
 ``Game`` is a small mutable state with a push/pop undo stack. Every rule lives in
-``Game.refusal``; ``Game.play`` applies an action only after it, and records what
-``undo`` needs to restore the table, the score and the counters exactly.
+``Game.refusal_code``, which names the rule that refuses an action (a ``Refusal``: reason
+code and arguments, words in ``games.refusals``); ``Game.refusal`` is its words.
+``Game.play`` applies an action only after it, and records what ``undo`` needs to restore
+the table, the score and the counters exactly.
 """
 
 from collections import deque
@@ -10,18 +12,19 @@ from collections import deque
 from .actions import (
     ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F, Action,
 )
-from .cards import DECK_SIZE, KING, NAME, RANK, STACKS_ON, make_card
+from .cards import DECK_SIZE, KING, NAME, RANK, STACKS_ON, SUITS, make_card
 from .deal import COLUMNS, Layout, deal
+from .refusals import Refusal, Refused, refuse
 
 FOUNDATIONS = 8
 HISTORY_LIMIT = 100
 #: Points of section 6.
 TO_FOUNDATION, WASTE_TO_COLUMN, FLIP = 10, 5, 5
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
-class IllegalAction(ValueError):
-    """An action that the rules refuse where it stands; the message names the rule."""
+class IllegalAction(Refused):
+    """An action that the rules refuse where it stands; the message names the rule and
+    ``.refusal`` holds its reason code and arguments."""
 
 
 class Game:
@@ -65,22 +68,27 @@ class Game:
 
     def refusal(self, action: Action) -> str | None:
         """Why ``action`` is illegal here, in words a player can read; None if legal."""
+        reason = self.refusal_code(action)
+        return None if reason is None else str(reason)
+
+    def refusal_code(self, action: Action) -> Refusal | None:
+        """The rule that refuses ``action`` here, with its arguments; None if it is legal."""
         if self.on_foundations == DECK_SIZE:
-            return "The game is won: nothing may follow the winning action."
+            return refuse("game_won")
         kind, a, b, k = action
         if kind == STOCK:
             if not self.stock and not self.waste:
-                return "The stock and the waste are both empty: there is nothing to turn."
+                return refuse("stock_empty")
             return None
         if kind == UNDO:
             if self.history:
                 return None
             if self.history.maxlen and self.moves >= self.history.maxlen:
-                return f"Nothing left to undo: undo goes back at most {self.history.maxlen} actions."
-            return "Nothing to undo."
+                return refuse("undo_limit", limit=self.history.maxlen)
+            return refuse("nothing_to_undo")
         if kind == WASTE_F or kind == WASTE_COL:
             if not self.waste:
-                return "The waste is empty."
+                return refuse("waste_empty")
             card = self.waste[-1]
             if kind == WASTE_F:
                 return self._foundation_refusal(card)
@@ -88,26 +96,24 @@ class Game:
         if kind == FOUND_COL:
             rank = self.foundations[a]
             if not rank:
-                return f"Foundation {a + 1} is empty."
+                return refuse("foundation_empty", foundation=a + 1)
             return self._column_refusal(make_card(rank, a // 2), b)
         column = self.columns[a]
         if not column:
-            return f"Column {a + 1} is empty."
+            return refuse("column_empty", column=a + 1)
         if kind == COL_F:
             return self._foundation_refusal(column[-1])
         if k == 1:
             return self._column_refusal(column[-1], b)
         return self._run_refusal(a, b, k)
 
-    def _foundation_refusal(self, card: int) -> str | None:
+    def _foundation_refusal(self, card: int) -> Refusal | None:
         """A foundation takes the next card of its suit, from the Ace up."""
         if self._foundation_for(card) is not None:
             return None
         suit = card // 13
-        return (
-            f"No foundation takes {NAME[card]}: the {_SUIT_WORDS[suit]} foundations "
-            f"({2 * suit + 1} and {2 * suit + 2}) take only the next card of their suit, Ace first."
-        )
+        return refuse("foundation_refuses", card=NAME[card], suit=SUITS[suit],
+                      first=2 * suit + 1, second=2 * suit + 2)
 
     def _foundation_for(self, card: int) -> int | None:
         """The first foundation, in order 1..8, that accepts ``card``."""
@@ -119,48 +125,40 @@ class Game:
             return first + 1
         return None
 
-    def _column_refusal(self, card: int, to: int) -> str | None:
+    def _column_refusal(self, card: int, to: int) -> Refusal | None:
         """A column takes a card of opposite colour one rank lower; an empty one only a King."""
         column = self.columns[to]
         if not column:
             if RANK[card] == KING:
                 return None
-            return f"An empty column takes only a King, not {NAME[card]}."
+            return refuse("empty_column_king_only", card=NAME[card])
         top = column[-1]
         if card in STACKS_ON[top]:
             return None
-        return (
-            f"{NAME[card]} cannot go on {NAME[top]}: a column takes a card of the "
-            "opposite colour, exactly one rank lower."
-        )
+        return refuse("column_refuses", card=NAME[card], target=NAME[top])
 
-    def _run_refusal(self, source: int, to: int, k: int) -> str | None:
+    def _run_refusal(self, source: int, to: int, k: int) -> Refusal | None:
         """Only a King-led run of face-up cards, alternating in colour and descending
         by one, moves whole, and only onto an empty column."""
         if self.columns[to]:
-            return (
-                "A run cannot move as a whole: only the top card moves, except a "
-                "King-led run onto an empty column."
-            )
+            return refuse("run_needs_empty_column")
         column = self.columns[source]
         if len(column) - self.down[source] < k:
-            return f"Column {source + 1} has fewer than {k} face-up cards."
+            return refuse("run_too_few_face_up", column=source + 1, count=k)
         run = column[-k:]
         if RANK[run[0]] != KING:
-            return f"Only a King-led run moves as a whole: {NAME[run[0]]} is not a King."
+            return refuse("run_not_king_led", card=NAME[run[0]])
         for below, above in zip(run, run[1:]):
             if above not in STACKS_ON[below]:
-                return (
-                    f"The top {k} cards of column {source + 1} are not a run: {NAME[above]} "
-                    f"does not follow {NAME[below]} in alternating colour, one rank lower."
-                )
+                return refuse("not_a_run", count=k, column=source + 1,
+                              card=NAME[above], below=NAME[below])
         return None
 
     # -- applying and undoing -----------------------------------------------------------
 
     def play(self, action: Action) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
-        reason = self.refusal(action)
+        reason = self.refusal_code(action)
         if reason is not None:
             raise IllegalAction(reason)
         kind, a, b, k = action
@@ -261,7 +259,7 @@ class Game:
             for k in range(2, len(column) - self.down[n - 1] + 1):
                 candidates += [f"{n}>{m}:{k}" for m in range(1, COLUMNS + 1) if m != n]
         candidates += [f"f{f}>{n}" for f in range(1, FOUNDATIONS + 1) for n in range(1, COLUMNS + 1)]
-        return [text for text in candidates if self.refusal(ACTIONS[text]) is None]
+        return [text for text in candidates if self.refusal_code(ACTIONS[text]) is None]
 
     def tap_destination(self, source: str, double: bool = True) -> str | None:
         """Where a tap on the top card of ``source`` ("w" or "1".."9") sends it (section 9).
@@ -271,7 +269,7 @@ class Game:
         tie, then the leftmost empty column if the card is a King. None: nowhere.
         """
         for text in self._tap_candidates(source, double):
-            if self.refusal(ACTIONS[text]) is None:
+            if self.refusal_code(ACTIONS[text]) is None:
                 return text
         return None
 

@@ -1,16 +1,19 @@
 """Verifying a move log (rules sections 7 and 8): replay it from the deal and report."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 
-from .actions import ACTIONS, _why_malformed
+from .actions import ACTIONS, malformed_refusal
 from .deal import InvalidCode, parse_code
 from .game import HISTORY_LIMIT, Game, IllegalAction
+from .refusals import Refusal, refuse
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
     """What a replay proves. ``ok`` False: ``index`` is the 0-based index of the first
-    bad action (None when the input is not a game at all) and ``error`` says why."""
+    bad action (None when the input is not a game at all) and ``error`` says why;
+    ``refusal`` is the reason code and arguments ``error`` was written from (None for a
+    reason outside the engine's catalogue). It is left out of equality and of both dicts."""
 
     ok: bool
     won: bool = False
@@ -23,6 +26,7 @@ class ReplayResult:
     waste_to_column: int = 0
     index: int | None = None
     error: str = ""
+    refusal: Refusal | None = field(default=None, compare=False, repr=False)
 
     def to_wire(self) -> dict:
         """The JSON line of ``manage.py replay`` (section 8)."""
@@ -32,11 +36,14 @@ class ReplayResult:
         return {"ok": False, "index": self.index, "error": self.error}
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "refusal"}
 
 
-def invalid(index: int | None, error: str) -> ReplayResult:
-    return ReplayResult(ok=False, index=index, error=error)
+def invalid(index: int | None, error: Refusal | str, prefix: str = "") -> ReplayResult:
+    """A failed replay: ``error`` a Refusal (written out after ``prefix``) or plain words."""
+    if isinstance(error, Refusal):
+        return ReplayResult(ok=False, index=index, error=prefix + str(error), refusal=error)
+    return ReplayResult(ok=False, index=index, error=prefix + error)
 
 
 def replay(code: object, actions: object, history_limit: int | None = HISTORY_LIMIT) -> ReplayResult:
@@ -44,9 +51,9 @@ def replay(code: object, actions: object, history_limit: int | None = HISTORY_LI
     try:
         number = parse_code(code).number
     except InvalidCode as exc:
-        return invalid(None, str(exc))
+        return invalid(None, exc.refusal)
     if not isinstance(actions, list):
-        return invalid(None, "actions must be a list of action strings")
+        return invalid(None, refuse("actions_not_list"))
     game = Game.new(number, history_limit)
     return replay_onto(game, actions)
 
@@ -58,11 +65,11 @@ def replay_onto(game: Game, actions: list) -> ReplayResult:
         try:
             action = ACTIONS[text]
         except (KeyError, TypeError):
-            return invalid(index, _why_malformed(text))
+            return invalid(index, malformed_refusal(text))
         try:
             play(action)
-        except IllegalAction as exc:
-            return invalid(index, f"{text}: {exc}")
+        except IllegalAction as exc:  # the action's text first, then why it is refused
+            return invalid(index, exc.refusal, f"{text}: ")
     return ReplayResult(
         ok=True, won=game.won, score=game.score, moves=game.moves,
         foundation=game.on_foundations, undos=game.undos, take_backs=game.take_backs,

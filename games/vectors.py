@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 from .actions import ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, WASTE_COL, WASTE_F, format_action
-from .actions import _why_malformed
+from .actions import malformed_refusal
 from .cards import NAME, card
 from .deal import InvalidCode, Layout, deal, format_code, parse_code
 from .game import HISTORY_LIMIT, Game
@@ -56,7 +56,7 @@ def build_vectors() -> dict:
         "codes": _codes(),
         "format_code": _format_code_errors(),
         "actions": [[text, list(action), format_action(action)] for text, action in ACTIONS.items()],
-        "malformed": [{"text": text, "error": _why_malformed(text)} for text in MALFORMED],
+        "malformed": [{"text": text, "error": str(malformed_refusal(text))} for text in MALFORMED],
         "positions": _positions(won_games),
         "replays": _replays(won_games),
         "won_games": [

@@ -15,7 +15,7 @@ from collections import Counter, deque
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from games import ACTIONS, Game, IllegalAction
+from games import ACTIONS, MESSAGES, Game, IllegalAction, render
 from games.cards import card
 
 # -- hypothesis ------------------------------------------------------------------------
@@ -111,6 +111,7 @@ def refused(game: Game, text: str) -> str:
     with pytest.raises(IllegalAction) as info:
         game.play(ACTIONS[text])
     assert str(info.value) == reason
+    assert info.value.refusal == game.refusal_code(ACTIONS[text])
     assert game.snapshot() == before, f"refused {text} changed the table"
     return reason
 
@@ -157,6 +158,9 @@ def check_every_action(game: Game, ref=None) -> list[str]:
         if alias:
             assert text not in legal, "N>M:1 is listed as N>M"
         reason = game.refusal(action)
+        why = game.refusal_code(action)
+        # Every refusal has a reason code of the catalogue, and its words are that template's.
+        assert (why is None and reason is None) or (why.code in MESSAGES and render(why) == reason)
         if ref is not None:
             assert ref.legal(text) == expected, f"{text}: engine {expected}, rules model {not expected}"
         if expected:
