@@ -31,9 +31,11 @@ import {
 import { ApiError, clock, get, h, pageData, post } from "./api.js";
 import { pretty, renderTable } from "./table.js";
 import { AttemptClock, alignTimes } from "./timing.js";
+import { attemptIsMine, createPlayState } from "./play/state.js";
 
 const page = pageData();
-const user = page.user || { authenticated: false, username: null };
+const play = createPlayState(page);
+const { user } = play;
 
 const $ = (id) => document.getElementById(id);
 const tableEl = $("table");
@@ -96,31 +98,20 @@ function localTime(iso) {
 
 // -- settings (persisted) ---------------------------------------------------------------------
 
-const settings = { double: true, rules: true };
-try { Object.assign(settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")); } catch { /* defaults */ }
+try { Object.assign(play.settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")); } catch { /* defaults */ }
 
 function bindSetting(id, key) {
   const box = $(id);
-  box.checked = Boolean(settings[key]);
+  box.checked = Boolean(play.settings[key]);
   box.addEventListener("change", () => {
-    settings[key] = box.checked;
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+    play.settings[key] = box.checked;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(play.settings));
   });
 }
 bindSetting("opt-double", "double");
 bindSetting("opt-rules", "rules");
 
 // -- the game and its saved state -------------------------------------------------------------
-
-let code = null;          // "EH1-D-..." or "EH1-N-..."
-let daily = null;         // /api/daily/ answer when this is the deal of the day
-let game = null;          // engine Game
-let state = null;         // what localStorage keeps for this deal code
-let hint = null;          // {action, keys} highlighted until the next action
-let landed = null;        // data-keys of the card(s) that just moved
-let tapWait = null;       // a first tap that found no foundation, waiting for a second
-let attemptStarting = null;
-let timer = null;         // the attempt's clock (timing.js), once the server has answered
 
 /**
  * times[i]: ms since the attempt started when actions[i] was played (0 before it started);
@@ -137,11 +128,11 @@ function freshState(dealCode) {
 }
 
 function save() {
-  state.savedAt = Date.now();
-  if (timer) state.clock = timer.saved();
+  play.record.savedAt = Date.now();
+  if (play.timer) play.record.clock = play.timer.saved();
   try {
-    localStorage.setItem(STORE_PREFIX + state.code, JSON.stringify(state));
-    localStorage.setItem("eh:current", state.code);
+    localStorage.setItem(STORE_PREFIX + play.record.code, JSON.stringify(play.record));
+    localStorage.setItem("eh:current", play.record.code);
   } catch { /* storage full or disabled: the game still plays */ }
 }
 
@@ -180,17 +171,16 @@ function say(text, kind = "info") {
 }
 
 function refused(reason) {
-  if (settings.rules) say(reason, "refused");
+  if (play.settings.rules) say(reason, "refused");
   else say("");
 }
 
 // -- drawing ----------------------------------------------------------------------------------
 
 // Measured once and on resize: reading layout on every action would slow every tap.
-let layout = null;
 function measureLayout() {
   const top = tableEl.getBoundingClientRect().top + window.scrollY;
-  layout = {
+  play.layout = {
     width: tableEl.clientWidth,
     maxColumnHeight: Math.max(window.innerHeight - Math.min(top, window.innerHeight * 0.45) - 24, 260),
   };
@@ -199,29 +189,29 @@ function measureLayout() {
 }
 
 function render() {
-  if (!game) return;
-  const snap = game.snapshot();
+  if (!play.game) return;
+  const snap = play.game.snapshot();
   const keys = {};
-  if (hint) for (const key of hint.keys) keys[key] = "hinted";
-  if (landed) for (const key of landed) keys[key] = `${keys[key] || ""} landed`.trim();
-  if (!layout) measureLayout();
-  renderTable(tableEl, snap, { interactive: !snap.won, keys, ...layout });
+  if (play.hint) for (const key of play.hint.keys) keys[key] = "hinted";
+  if (play.landed) for (const key of play.landed) keys[key] = `${keys[key] || ""} landed`.trim();
+  if (!play.layout) measureLayout();
+  renderTable(tableEl, snap, { interactive: !snap.won, keys, ...play.layout });
   $("score").textContent = snap.score;
   $("moves").textContent = snap.moves;
-  $("hints").textContent = state.hints;
-  $("mode-note").hidden = !state.practice;
-  tableEl.dataset.logLength = state.actions.length;
-  $("log-length").textContent = state.actions.length;
-  $("move-log").value = JSON.stringify({ deal: code, actions: state.actions });
+  $("hints").textContent = play.record.hints;
+  $("mode-note").hidden = !play.record.practice;
+  tableEl.dataset.logLength = play.record.actions.length;
+  $("log-length").textContent = play.record.actions.length;
+  $("move-log").value = JSON.stringify({ deal: play.code, actions: play.record.actions });
   $("undo").disabled = snap.won;
   $("hint").disabled = snap.won;
   tick();
 }
 
 function tick() {
-  if (!state) return;
-  const end = state.finishedAt || Date.now();
-  $("time").textContent = game && state.startedAt ? clock(end - state.startedAt) : "0:00";
+  if (!play.record) return;
+  const end = play.record.finishedAt || Date.now();
+  $("time").textContent = play.game && play.record.startedAt ? clock(end - play.record.startedAt) : "0:00";
 }
 setInterval(tick, 1000);
 
@@ -229,7 +219,7 @@ setInterval(tick, 1000);
 
 /** Where the moved card(s) end up, for a short "landed" highlight. */
 function landingKeys(text, foundationBefore) {
-  const snap = game.snapshot();
+  const snap = play.game.snapshot();
   if (text === "u") return [];
   if (text === "s") return snap.waste.length ? ["waste"] : ["stock"];
   if (text.endsWith(">f")) return foundationBefore === null ? [] : [`foundation:${foundationBefore + 1}`];
@@ -243,74 +233,72 @@ function landingKeys(text, foundationBefore) {
 
 function foundationTarget(text) {
   // The foundation a "w>f" / "N>f" will land on (the engine's first that accepts it).
-  if (text === "w>f") return game.waste.length ? game.foundationFor(game.waste[game.waste.length - 1]) : null;
-  const column = game.columns[Number(text[0]) - 1];
-  return column && column.length ? game.foundationFor(column[column.length - 1]) : null;
+  if (text === "w>f") return play.game.waste.length ? play.game.foundationFor(play.game.waste[play.game.waste.length - 1]) : null;
+  const column = play.game.columns[Number(text[0]) - 1];
+  return column && column.length ? play.game.foundationFor(column[column.length - 1]) : null;
 }
 
 /** Try one action: the engine either refuses it (and says why) or it is played and logged. */
 function act(text) {
-  if (!game) return false;
+  if (!play.game) return false;
   clearTapWait();
-  const reason = game.refusal(text);
+  const reason = play.game.refusal(text);
   if (reason !== null) {
     refused(reason);
     return false;
   }
   const target = text.endsWith(">f") ? foundationTarget(text) : null;
-  game.play(text);
-  state.actions.push(text);
-  state.times.push(timer ? timer.stamp(state.times) : 0);
-  if (!state.startedAt) state.startedAt = Date.now();
-  hint = null;
-  landed = landingKeys(text, target);
+  play.game.play(text);
+  play.record.actions.push(text);
+  play.record.times.push(play.timer ? play.timer.stamp(play.record.times) : 0);
+  if (!play.record.startedAt) play.record.startedAt = Date.now();
+  play.hint = null;
+  play.landed = landingKeys(text, target);
   say("");
   save();
   render();
-  if (game.won) onWin();
+  if (play.game.won) onWin();
   else ensureAttempt();
   return true;
 }
 
 function clearTapWait() {
-  if (tapWait) clearTimeout(tapWait.timer);
-  tapWait = null;
+  if (play.tapWait) clearTimeout(play.tapWait.timer);
+  play.tapWait = null;
 }
 
 /** A tap on the top card of "w" or "1".."9" (section 9). */
 function tap(source, cardKey) {
   const now = Date.now();
-  if (tapWait && tapWait.source === source && tapWait.cardKey === cardKey && now - tapWait.at < DOUBLE_TAP_MS) {
+  if (play.tapWait && play.tapWait.source === source && play.tapWait.cardKey === cardKey && now - play.tapWait.at < DOUBLE_TAP_MS) {
     clearTapWait();
-    const action = game.tapDestination(source, true);
+    const action = play.game.tapDestination(source, true);
     if (action) act(action);
     else refused(`${describeSource(source)} has nowhere to go: no foundation and no column takes it.`);
     return;
   }
   clearTapWait();
-  const action = game.tapDestination(source, false);
+  const action = play.game.tapDestination(source, false);
   if (action) {
     act(action);
     return;
   }
-  const why = game.refusal(`${source}>f`) || "";
-  if (!settings.double) {
+  const why = play.game.refusal(`${source}>f`) || "";
+  if (!play.settings.double) {
     refused(why);
     return;
   }
   // Wait for a possible second tap before saying no foundation takes it.
-  tapWait = { source, cardKey, at: now, timer: setTimeout(() => { tapWait = null; refused(why); }, DOUBLE_TAP_MS) };
+  play.tapWait = { source, cardKey, at: now, timer: setTimeout(() => { play.tapWait = null; refused(why); }, DOUBLE_TAP_MS) };
 }
 
 function describeSource(source) {
-  const snap = game.snapshot();
+  const snap = play.game.snapshot();
   const name = source === "w" ? snap.waste[snap.waste.length - 1] : snap.columns[Number(source) - 1].slice(-1)[0];
   return name ? pretty(name) : "That card";
 }
 
 // -- pointer input: taps and drags ------------------------------------------------------------
-
-let press = null;
 
 function parseSrc(src) {
   if (src === "waste") return { kind: "waste" };
@@ -320,32 +308,32 @@ function parseSrc(src) {
 }
 
 tableEl.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0 || !game || game.won) return;
+  if (event.button !== 0 || !play.game || play.game.won) return;
   const target = event.target.closest("[data-src], [data-stock]");
   if (!target || !tableEl.contains(target)) return;
   event.preventDefault();
-  press = {
+  play.press = {
     id: event.pointerId, x: event.clientX, y: event.clientY, el: target, dragging: false,
     stock: target.hasAttribute("data-stock"), src: target.dataset.src,
   };
 });
 
 window.addEventListener("pointermove", (event) => {
-  if (!press || event.pointerId !== press.id || press.stock) return;
-  const dx = event.clientX - press.x;
-  const dy = event.clientY - press.y;
-  if (!press.dragging) {
+  if (!play.press || event.pointerId !== play.press.id || play.press.stock) return;
+  const dx = event.clientX - play.press.x;
+  const dy = event.clientY - play.press.y;
+  if (!play.press.dragging) {
     if (Math.hypot(dx, dy) < 6) return;
     startDrag();
   }
-  press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  play.press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
   markDropTarget(event.clientX, event.clientY);
 });
 
 window.addEventListener("pointerup", (event) => {
-  if (!press || event.pointerId !== press.id) return;
-  const done = press;
-  press = null;
+  if (!play.press || event.pointerId !== play.press.id) return;
+  const done = play.press;
+  play.press = null;
   if (done.dragging) {
     endDrag(done, event.clientX, event.clientY);
     return;
@@ -355,17 +343,17 @@ window.addEventListener("pointerup", (event) => {
     return;
   }
   const src = parseSrc(done.src);
-  if (src.kind === "waste") tap("w", `w:${game.waste.length}`);
+  if (src.kind === "waste") tap("w", `w:${play.game.waste.length}`);
   else if (src.kind === "col") {
-    const length = game.columns[src.col - 1].length;
+    const length = play.game.columns[src.col - 1].length;
     if (src.index === length - 1) tap(String(src.col), `${src.col}:${length}`);
   }
 });
 
 window.addEventListener("pointercancel", (event) => {
-  if (!press || event.pointerId !== press.id) return;
-  if (press.dragging) cleanupDrag(press);
-  press = null;
+  if (!play.press || event.pointerId !== play.press.id) return;
+  if (play.press.dragging) cleanupDrag(play.press);
+  play.press = null;
 });
 
 /** The cards that move with the pointer: one card, or a column card and all above it. */
@@ -375,21 +363,21 @@ function dragged(srcText) {
     return [...tableEl.querySelectorAll(`[data-col="${src.col}"]`)]
       .filter((card) => Number(card.dataset.index) >= src.index);
   }
-  return [press.el];
+  return [play.press.el];
 }
 
 function startDrag() {
   clearTapWait();
-  press.dragging = true;
-  press.cards = dragged(press.src);
-  const first = press.cards[0].getBoundingClientRect();
+  play.press.dragging = true;
+  play.press.cards = dragged(play.press.src);
+  const first = play.press.cards[0].getBoundingClientRect();
   const ghost = document.createElement("div");
   ghost.className = "drag-ghost";
   ghost.style.left = `${first.left}px`;
   ghost.style.top = `${first.top}px`;
   ghost.style.setProperty("--w", tableEl.style.getPropertyValue("--w"));
   ghost.style.setProperty("--h", tableEl.style.getPropertyValue("--h"));
-  for (const card of press.cards) {
+  for (const card of play.press.cards) {
     const rect = card.getBoundingClientRect();
     const copy = card.cloneNode(true);
     copy.style.left = `${rect.left - first.left}px`;
@@ -403,7 +391,7 @@ function startDrag() {
   }
   document.body.append(ghost);
   document.body.classList.add("dragging");
-  press.ghost = ghost;
+  play.press.ghost = ghost;
 }
 
 function cleanupDrag(done) {
@@ -448,7 +436,7 @@ function dropAction(srcText, target) {
   const src = parseSrc(srcText);
   if (src.kind === "waste") return target.foundations ? "w>f" : `w>${target.column}`;
   if (src.kind === "f") return target.foundations ? null : `f${src.foundation}>${target.column}`;
-  const k = game.columns[src.col - 1].length - src.index;
+  const k = play.game.columns[src.col - 1].length - src.index;
   if (target.foundations) return k === 1 ? `${src.col}>f` : { message: RUN_TO_FOUNDATION };
   if (target.column === src.col) return null;
   if (k === 1) return `${src.col}>${target.column}`;
@@ -513,21 +501,21 @@ $("code-input").addEventListener("input", (event) => {
 
 function restart() {
   clearTapWait();
-  hint = null;
-  landed = null;
-  if (page.daily && !(attemptIsMine() && !state.submissionId && !state.refusal)) {
+  play.hint = null;
+  play.landed = null;
+  if (page.daily && !(attemptIsMine(play) && !play.record.submissionId && !play.record.refusal)) {
     // Today's try is over: another game is a new attempt, which needs Start again.
-    showPanel("again", state.submissionId);
+    showPanel("again", play.record.submissionId);
     return;
   }
   if (page.daily) {
     // The same try goes on (its attempt and clock, hints counted): only the log starts again.
-    Object.assign(state, { actions: [], times: [], startedAt: null, finishedAt: null });
+    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
   } else {
-    state = freshState(code);
-    timer = null;
+    play.record = freshState(play.code);
+    play.timer = null;
   }
-  game = Game.new(parseCode(code).number);
+  play.game = Game.new(parseCode(play.code).number);
   save();
   say(page.daily ? TEXT.dealtAgainDaily : "Dealt again: the same cards, a fresh start.");
   renderResult();
@@ -545,7 +533,7 @@ function actionKeys(text) {
   if (from === "w") keys.push("waste");
   else if (from.startsWith("f")) keys.push(`foundation:${from.slice(1)}`);
   else {
-    const length = game.columns[Number(from) - 1].length;
+    const length = play.game.columns[Number(from) - 1].length;
     const k = kText ? Number(kText) : 1;
     for (let i = length - k; i < length; i++) keys.push(`col:${from}:${i}`);
   }
@@ -553,14 +541,14 @@ function actionKeys(text) {
     const f = foundationTarget(text);
     keys.push(f === null ? "foundations" : `foundation:${f + 1}`);
   } else {
-    const length = game.columns[Number(to) - 1].length;
+    const length = play.game.columns[Number(to) - 1].length;
     keys.push(length ? `col:${to}:${length - 1}` : `column:${to}`);
   }
   return keys;
 }
 
 function describe(text) {
-  const snap = game.snapshot();
+  const snap = play.game.snapshot();
   if (text === "u") return "undo the last move";
   if (text === "s") return snap.stock.length ? "draw a card from the stock" : "turn the waste over into the stock";
   const [from, rest] = text.split(">");
@@ -581,7 +569,7 @@ function describe(text) {
 
 /** The solver's next move, asked on the attempt: the server counts the hint on it. */
 async function askHint() {
-  if (!game || game.won) return;
+  if (!play.game || play.game.won) return;
   if (!user.authenticated) {
     window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname)}`);
     return;
@@ -590,39 +578,35 @@ async function askHint() {
   let action = null;
   try {
     await ensureAttempt({ force: true });
-    if (!attemptIsMine()) return; // ensureAttempt said why
-    const answer = await post("/api/hints/", { attempt: state.attemptId, actions: state.actions });
+    if (!attemptIsMine(play)) return; // ensureAttempt said why
+    const answer = await post("/api/hints/", { attempt: play.record.attemptId, actions: play.record.actions });
     action = answer.action;
-    state.hints = answer.hints;
+    play.record.hints = answer.hints;
     save();
     render();
   } catch (exc) {
     say(TEXT.hintFailed(exc.message), "error");
     return;
   }
-  if (!action || game.refusal(action) !== null) {
+  if (!action || play.game.refusal(action) !== null) {
     say("No move to suggest from here: undo a few moves or start again.");
     return;
   }
-  hint = { action, keys: actionKeys(action) };
+  play.hint = { action, keys: actionKeys(action) };
   render();
   say(`Hint: ${describe(action)}. ${TEXT.hintNote}`, "hint");
 }
 
 // -- the server: attempts, submissions, ranks -------------------------------------------------
 
-function attemptIsMine() {
-  return Boolean(state.attemptId && state.attemptUser === user.username);
-}
-
 /** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
 function bindAttempt(attempt) {
-  Object.assign(state, {
+  Object.assign(play.record, {
     attemptId: attempt.id, attemptUser: user.username, attemptStartedAt: attempt.started_at,
     daily: Boolean(attempt.daily_date), ranked: attempt.ranked ?? null, practice: Boolean(attempt.practice),
     closesAt: attempt.closes_at ?? null, hints: attempt.hints ?? 0,
   });
-  timer = AttemptClock.start();
+  play.timer = AttemptClock.start();
   save();
 }
 
@@ -631,30 +615,30 @@ function bindAttempt(attempt) {
  * (or a hint), once per game. Today's deal has its attempt before the cards are dealt.
  */
 function ensureAttempt({ force = false } = {}) {
-  if (attemptStarting) return attemptStarting;
-  if (page.daily || !user.authenticated || !game || game.won || attemptIsMine()) return Promise.resolve();
-  if (!force && !state.actions.length) return Promise.resolve();
-  const forState = state;
-  const lateStart = state.actions.length > 1;
-  attemptStarting = (async () => {
+  if (play.attemptStarting) return play.attemptStarting;
+  if (page.daily || !user.authenticated || !play.game || play.game.won || attemptIsMine(play)) return Promise.resolve();
+  if (!force && !play.record.actions.length) return Promise.resolve();
+  const forState = play.record;
+  const lateStart = play.record.actions.length > 1;
+  play.attemptStarting = (async () => {
     try {
-      const attempt = await post("/api/attempts/", { deal: state.code });
-      if (state !== forState) return; // dealt again meanwhile: the next action starts a new one
+      const attempt = await post("/api/attempts/", { deal: play.record.code });
+      if (play.record !== forState) return; // dealt again meanwhile: the next action starts a new one
       bindAttempt(attempt);
-      state.clockNote = lateStart;
+      play.record.clockNote = lateStart;
       save();
       if (lateStart) say("You are signed in: the server's clock for this game starts now.", "info");
     } catch (exc) {
       say(`Could not start this game on the server (${exc.message}); it can't be ranked yet.`, "error");
     } finally {
-      attemptStarting = null;
+      play.attemptStarting = null;
     }
   })();
-  return attemptStarting;
+  return play.attemptStarting;
 }
 
 function onWin() {
-  if (!state.finishedAt) state.finishedAt = Date.now();
+  if (!play.record.finishedAt) play.record.finishedAt = Date.now();
   save();
   render();
   renderResult();
@@ -662,27 +646,27 @@ function onWin() {
 }
 
 async function submit() {
-  if (attemptStarting) { try { await attemptStarting; } catch { /* reported */ } }
-  if (state.submissionId) { poll(); return; }
-  if (state.refusal) { renderResult(); return; }
-  if (!attemptIsMine()) {
+  if (play.attemptStarting) { try { await play.attemptStarting; } catch { /* reported */ } }
+  if (play.record.submissionId) { poll(); return; }
+  if (play.record.refusal) { renderResult(); return; }
+  if (!attemptIsMine(play)) {
     renderResult("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”.");
     return;
   }
   try {
-    const body = { actions: state.actions };
+    const body = { actions: play.record.actions };
     // A late start's first actions have no time worth sending; today's deal always has them.
-    if (state.daily || !state.clockNote) body.times = state.times;
-    const sent = await post(`/api/attempts/${state.attemptId}/submission`, body);
-    state.submissionId = sent.id;
-    state.submission = { status: sent.status };
+    if (play.record.daily || !play.record.clockNote) body.times = play.record.times;
+    const sent = await post(`/api/attempts/${play.record.attemptId}/submission`, body);
+    play.record.submissionId = sent.id;
+    play.record.submission = { status: sent.status };
     save();
     renderResult();
     poll();
   } catch (exc) {
     if (exc instanceof ApiError && exc.code === "day_closed") {
       // The server may say when the day closed; else the attempt's answer did.
-      state.refusal = { code: exc.code, closedAt: (exc.detail && exc.detail.closes_at) || state.closesAt };
+      play.record.refusal = { code: exc.code, closedAt: (exc.detail && exc.detail.closes_at) || play.record.closesAt };
       save();
       renderResult();
       return;
@@ -696,15 +680,14 @@ function onBoards(sub) {
   return sub.status === "verified" && !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
 }
 
-let polling = false;
 async function poll() {
-  if (polling || !state.submissionId) return;
-  polling = true;
-  const id = state.submissionId;
-  const forCode = state.code;
+  if (play.polling || !play.record.submissionId) return;
+  play.polling = true;
+  const id = play.record.submissionId;
+  const forCode = play.record.code;
   let delay = 400;
   try {
-    for (let round = 0; round < 600 && state.code === forCode && state.submissionId === id; round++) {
+    for (let round = 0; round < 600 && play.record.code === forCode && play.record.submissionId === id; round++) {
       let sub;
       try {
         sub = await get(`/api/submissions/${id}/`);
@@ -713,7 +696,7 @@ async function poll() {
         sub = null;
       }
       if (sub) {
-        state.submission = sub;
+        play.record.submission = sub;
         save();
         renderResult();
         if (sub.status === "verified" || sub.status === "rejected") {
@@ -725,7 +708,7 @@ async function poll() {
       delay = Math.min(delay * 1.3, 5000);
     }
   } finally {
-    polling = false;
+    play.polling = false;
   }
 }
 
@@ -734,9 +717,9 @@ async function fetchRank(sub) {
     : `/api/leaderboards/deals/${sub.deal_number}/?around=me&page_size=5`;
   try {
     const board = await get(path);
-    state.rank = { me: board.me, count: board.count, daily_date: sub.daily_date, deal_number: sub.deal_number };
+    play.record.rank = { me: board.me, count: board.count, daily_date: sub.daily_date, deal_number: sub.deal_number };
   } catch (exc) {
-    state.rank = { me: null, error: exc.message, daily_date: sub.daily_date, deal_number: sub.deal_number };
+    play.record.rank = { me: null, error: exc.message, daily_date: sub.daily_date, deal_number: sub.deal_number };
   }
   save();
   renderResult();
@@ -750,19 +733,19 @@ const STATUS_TEXT = {
 };
 
 function renderResult(note) {
-  if (!game || !game.won) {
+  if (!play.game || !play.game.won) {
     resultEl.hidden = true;
     resultEl.replaceChildren();
     return;
   }
-  const snap = game.snapshot();
-  const time = state.startedAt ? clock((state.finishedAt || Date.now()) - state.startedAt) : "–";
+  const snap = play.game.snapshot();
+  const time = play.record.startedAt ? clock((play.record.finishedAt || Date.now()) - play.record.startedAt) : "–";
   const parts = [
     h("h2", { text: "You won!" }),
     h("p", { class: "result-line" },
       h("b", { "data-testid": "result-score", text: snap.score }), " points in ",
       h("b", { "data-testid": "result-moves", text: snap.moves }), " moves, ", h("b", { text: time }),
-      state.hints ? ` with ${state.hints} hint${state.hints > 1 ? "s" : ""}` : ""),
+      play.record.hints ? ` with ${play.record.hints} hint${play.record.hints > 1 ? "s" : ""}` : ""),
   ];
   if (!user.authenticated) {
     const next = encodeURIComponent(window.location.pathname);
@@ -771,7 +754,7 @@ function renderResult(note) {
       h("a", { href: `/signup/?next=${next}` }, "Sign up"), " or ", h("a", { href: `/login/?next=${next}` }, "log in"),
       ", then play the next one for the boards."));
   } else {
-    const sub = state.submission;
+    const sub = play.record.submission;
     if (sub) {
       const status = sub.status;
       const line = h("p", { class: `submission-status status-${status}`, "data-testid": "submission-status", "data-status": status },
@@ -786,7 +769,7 @@ function renderResult(note) {
         if (sub.flagged) parts.push(h("p", { "data-testid": "flagged" }, TEXT.flaggedResult));
         if (sub.hints > 0 && !sub.practice) parts.push(h("p", { "data-testid": "result-hints" }, TEXT.hintsResult(sub.hints)));
         if (sub.won === false) parts.push(h("p", {}, "The server's replay did not end in a win."));
-        const rank = state.rank;
+        const rank = play.record.rank;
         if (rank && rank.me) {
           const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
           const boardName = rank.daily_date ? `the board of ${rank.daily_date}` : `the board of deal ${rank.deal_number}`;
@@ -798,12 +781,12 @@ function renderResult(note) {
         }
         if (sub.clean === false) parts.push(h("p", { class: "muted" }, "Not a clean game (undo or hints used)."));
       }
-    } else if (state.refusal && state.refusal.code === "day_closed") {
-      parts.push(h("p", { class: "form-error", "data-testid": "day-closed" }, TEXT.dayClosed(localTime(state.refusal.closedAt))));
+    } else if (play.record.refusal && play.record.refusal.code === "day_closed") {
+      parts.push(h("p", { class: "form-error", "data-testid": "day-closed" }, TEXT.dayClosed(localTime(play.record.refusal.closedAt))));
     } else if (!note) {
       parts.push(h("p", { "data-testid": "submission-status", "data-status": "sending" }, "Sending your game to the server…"));
     }
-    if (state.practice && !(sub && sub.status === "verified")) {
+    if (play.record.practice && !(sub && sub.status === "verified")) {
       parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practice));
     }
   }
@@ -828,10 +811,10 @@ function setStage(stage) {
 }
 
 function dailyFacts() {
-  const facts = [TEXT.dailyKind(daily.date)];
-  if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
-  if (daily.players !== null && daily.players !== undefined) facts.push(TEXT.playersSoFar(daily.players));
-  facts.push(TEXT.closesAt(localTime(daily.closes_at)));
+  const facts = [TEXT.dailyKind(play.daily.date)];
+  if (play.daily.proven_winnable) facts.push(TEXT.provenWinnable);
+  if (play.daily.players !== null && play.daily.players !== undefined) facts.push(TEXT.playersSoFar(play.daily.players));
+  facts.push(TEXT.closesAt(localTime(play.daily.closes_at)));
   return facts.join(" · ");
 }
 
@@ -842,9 +825,9 @@ function numberedDealLink() {
 
 /** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
 function showPanel(kind, previousSubmission = null) {
-  game = null;
-  hint = null;
-  timer = null;
+  play.game = null;
+  play.hint = null;
+  play.timer = null;
   tableEl.replaceChildren();
   delete tableEl.dataset.ready;
   resultEl.hidden = true;
@@ -889,8 +872,8 @@ async function startDailyAttempt(button, error) {
     error.textContent = TEXT.cannotStart(exc.message);
     return;
   }
-  code = attempt.deal;
-  state = freshState(code);
+  play.code = attempt.deal;
+  play.record = freshState(play.code);
   bindAttempt(attempt);
   dealCards();
   say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
@@ -899,55 +882,55 @@ async function startDailyAttempt(button, error) {
 /** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
 async function openDaily() {
   try {
-    daily = await get("/api/daily/");
+    play.daily = await get("/api/daily/");
   } catch (exc) {
     say(`Today's deal is not available: ${exc.message}`, "error");
     return;
   }
-  $("deal-kind").textContent = TEXT.dailyKind(daily.date) + (daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
+  $("deal-kind").textContent = TEXT.dailyKind(play.daily.date) + (play.daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
   $("deal-code").textContent = user.authenticated ? TEXT.codeHidden : "–";
-  const mine = user.authenticated ? daily.attempt : null;
+  const mine = user.authenticated ? play.daily.attempt : null;
   if (!user.authenticated || !mine) {
     showPanel(user.authenticated ? "start" : "invite");
     return;
   }
-  code = mine.code;
-  const saved = load(code);
+  play.code = mine.code;
+  const saved = load(play.code);
   if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
-    state = saved;
-    timer = AttemptClock.resume(state.clock);
+    play.record = saved;
+    play.timer = AttemptClock.resume(play.record.clock);
   } else if (mine.submission) {
     showPanel("again", mine.submission); // played on another device, or this one forgot it
     return;
   } else {
     // Started on another device (or this one forgot the game): the same try, the log starts
     // here, and so does the count of its times, which then never passes the server's clock.
-    state = freshState(code);
-    Object.assign(state, {
+    play.record = freshState(play.code);
+    Object.assign(play.record, {
       attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
-      ranked: mine.ranked, practice: !mine.ranked, closesAt: daily.closes_at,
+      ranked: mine.ranked, practice: !mine.ranked, closesAt: play.daily.closes_at,
     });
-    timer = AttemptClock.start();
+    play.timer = AttemptClock.start();
   }
   dealCards();
-  if (game.won) submit();
+  if (play.game.won) submit();
 }
 
 // -- start ------------------------------------------------------------------------------------
 
 /** Deal the cards of `code` and replay the saved log onto them. */
 function dealCards() {
-  $("deal-code").textContent = code;
-  $("code-input").placeholder = code;
-  game = Game.new(parseCode(code).number);
-  if (state.actions.length) {
-    const result = replayOnto(game, state.actions);
+  $("deal-code").textContent = play.code;
+  $("code-input").placeholder = play.code;
+  play.game = Game.new(parseCode(play.code).number);
+  if (play.record.actions.length) {
+    const result = replayOnto(play.game, play.record.actions);
     if (!result.ok) {
       say(`The saved game could not be resumed (${result.error}); dealt again.`, "error");
-      Object.assign(state, { actions: [], times: [], startedAt: null, finishedAt: null });
-      game = Game.new(parseCode(code).number);
-    } else if (!game.won) {
-      say(`Welcome back: your game is where you left it (${state.actions.length} actions).`);
+      Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
+      play.game = Game.new(parseCode(play.code).number);
+    } else if (!play.game.won) {
+      say(`Welcome back: your game is where you left it (${play.record.actions.length} actions).`);
     }
   }
   save();
@@ -970,13 +953,13 @@ async function start() {
     await openDaily();
     return;
   }
-  code = page.code;
-  $("deal-kind").textContent = parseCode(code).mode === "D" ? "Deal of a day" : "Deal";
-  state = load(code) || freshState(code);
-  if (attemptIsMine()) timer = AttemptClock.resume(state.clock);
+  play.code = page.code;
+  $("deal-kind").textContent = parseCode(play.code).mode === "D" ? "Deal of a day" : "Deal";
+  play.record = load(play.code) || freshState(play.code);
+  if (attemptIsMine(play)) play.timer = AttemptClock.resume(play.record.clock);
   dealCards();
-  if (game.won) {
-    if (user.authenticated && (state.submissionId || attemptIsMine())) submit();
+  if (play.game.won) {
+    if (user.authenticated && (play.record.submissionId || attemptIsMine(play))) submit();
   } else {
     ensureAttempt();
   }

@@ -1,0 +1,34 @@
+/**
+ * The play page's state, in one object that every part of the page is handed (no module
+ * keeps state of its own). Pure: no DOM, no storage, so tests can build one.
+ *
+ * `record` is the game as localStorage keeps it for its deal code (saved-game.js); the rest
+ * lives only as long as the page.
+ */
+
+/** The page's state for the server's page data (json_script "page-data"). */
+export function createPlayState(page = {}) {
+  return {
+    page,
+    user: page.user || { authenticated: false, username: null },
+    settings: { double: true, rules: true }, // persisted apart from any game (saved-game.js)
+    code: null,            // "EH1-D-..." or "EH1-N-..."
+    daily: null,           // /api/daily/ answer when this is the deal of the day
+    game: null,            // engine Game, once the cards are dealt
+    record: null,          // what localStorage keeps for this deal code
+    timer: null,           // the attempt's clock (timing.js), once the server has answered
+    attemptStarting: null, // the promise of an attempt being asked for
+    polling: false,        // a submission's result is being asked for
+    hint: null,            // {action, keys} highlighted until the next action
+    landed: null,          // data-keys of the card(s) that just moved
+    tapWait: null,         // a first tap that found no foundation, waiting for a second
+    press: null,           // the pointer pressed on a card or the stock, until it is let go
+    layout: null,          // the table's measured width and height for drawing
+  };
+}
+
+/** Whether the game's attempt is the signed-in player's (a game begun signed out has none). */
+export function attemptIsMine(play) {
+  const { record, user } = play;
+  return Boolean(record && record.attemptId && record.attemptUser === user.username);
+}
