@@ -2,8 +2,12 @@
 
 ``build_vectors()`` plays the Python engine, the reference, through deterministic
 situations (fixed seeds, fixed deal numbers) and records what it answers: layouts, deal
-codes and their errors, the action table, malformed-action messages, positions with their
+codes and their errors, the action table, malformed actions, positions with their
 snapshot, legal actions, tap destinations and refusals, and replays of whole logs.
+
+Refusals and errors are recorded as reason codes and arguments (``{"code", "args"}``), never
+as words: the words are the catalogue's, which the file also carries (``messages``,
+``suit_names``) so the JavaScript test can check that messages.js holds the same one.
 ``python manage.py vectors`` writes them to ``frontend/static/frontend/vectors.json``;
 ``frontend/tests/engine.test.mjs`` checks ``engine.js`` against every one of them and
 ``tests/test_js_engine.py`` fails when the committed file is stale.
@@ -23,7 +27,8 @@ from .actions import malformed_refusal
 from .cards import NAME, card
 from .deal import InvalidCode, Layout, deal, format_code, parse_code
 from .game import HISTORY_LIMIT, Game
-from .replay import replay, replay_onto
+from .refusals import MESSAGES, SUIT_NAMES, Refusal
+from .replay import ReplayResult, replay, replay_onto
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS_PATH = ROOT / "frontend" / "static" / "frontend" / "vectors.json"
@@ -34,7 +39,7 @@ REGENERATE = "python manage.py vectors"
 #: positions; both keep the JSON file well under 2 MB.
 MAX_WON_GAMES = 100
 WON_GAME_POSITIONS = 3
-#: Refusal messages sampled per position (the digest covers every action anyway).
+#: Refusals sampled per position (the digest covers every action anyway).
 REFUSAL_SAMPLES = 30
 
 TAP_SOURCES = ("w",) + tuple(str(n) for n in range(1, 10))
@@ -50,18 +55,23 @@ def build_vectors() -> dict:
             "regenerate": REGENERATE,
             "history_limit": HISTORY_LIMIT,
             "refusal_digest": "sha256 of the lines '<action>\\t<refusal or empty>' joined by '\\n', "
-                              "for every action of the table in its order",
+                              "for every action of the table in its order; a refusal is its JSON "
+                              "{\"args\": ..., \"code\": ...}, keys sorted, no spaces",
+            "refusals": "{code, args}: the reason code and its arguments, never words; "
+                        "results and wires leave out error, the words of their refusal",
         },
+        "messages": dict(MESSAGES),
+        "suit_names": dict(SUIT_NAMES),
         "deals": _deals(),
         "codes": _codes(),
         "format_code": _format_code_errors(),
         "actions": [[text, list(action), format_action(action)] for text, action in ACTIONS.items()],
-        "malformed": [{"text": text, "error": str(malformed_refusal(text))} for text in MALFORMED],
+        "malformed": [{"text": text, "refusal": _refusal(malformed_refusal(text))} for text in MALFORMED],
         "positions": _positions(won_games),
         "replays": _replays(won_games),
         "won_games": [
             {"deal": game["deal"], "actions": game["actions"],
-             "result": replay(game["deal"], game["actions"]).to_dict()}
+             "result": _result(replay(game["deal"], game["actions"]))}
             for game in won_games
         ],
     }
@@ -93,6 +103,20 @@ def dump_vectors(vectors: dict) -> str:
 
 def vectors_text() -> str:
     return dump_vectors(build_vectors())
+
+
+def _refusal(refusal: Refusal | None) -> dict | None:
+    """A refusal as the vectors hold it: ``{"code", "args"}`` (None: nothing refused)."""
+    return None if refusal is None else {"code": refusal.code, "args": dict(refusal.args)}
+
+
+def _result(result: ReplayResult) -> dict:
+    """A replay's ``to_dict()`` without ``error``, the words of its ``refusal``."""
+    return {key: value for key, value in result.to_dict().items() if key != "error"}
+
+
+def _wire(result: ReplayResult) -> dict:
+    return {key: value for key, value in result.to_wire().items() if key != "error"}
 
 
 # -- deals and codes --------------------------------------------------------------------------
@@ -151,7 +175,7 @@ def _codes() -> list[dict]:
         try:
             parsed = parse_code(code)
         except InvalidCode as exc:
-            out.append({"code": code, "error": str(exc)})
+            out.append({"code": code, "refusal": _refusal(exc.refusal)})
         else:
             out.append({"code": code, "mode": parsed.mode, "number": parsed.number,
                         "formatted": str(parsed)})
@@ -168,7 +192,7 @@ def _format_code_errors() -> list[dict]:
         try:
             format_code(number, mode)
         except InvalidCode as exc:
-            out.append({"number": number, "mode": mode, "error": str(exc)})
+            out.append({"number": number, "mode": mode, "refusal": _refusal(exc.refusal)})
         else:  # pragma: no cover - every case above is an error
             raise AssertionError((number, mode))
     return out
@@ -189,7 +213,7 @@ MALFORMED = (
     "\x80", "\u00a0", "\u00e9", "\u200b", "\u2028", "\u2029", "\ufeff", "\ue000", "\U0010ffff",
     "\U0001f600", "\u0378", "\ud800", "\udfff", "e\u0301", "\u00ad", "\u3000", "\u0085",
     # Not strings. No float with an integral value (1.0, 1e300): JSON cannot carry the
-    # difference between 1.0 and 1 to JavaScript, which names both int (see engine.js pyRepr).
+    # difference between 1.0 and 1 to JavaScript, which names both int (engine.js pyTypeName).
     3, 0, -1, 1.5, True, False, None, [], ["s"], {}, {"s": 1}, [[]],
 )
 
@@ -257,23 +281,37 @@ def random_log(number: int, seed: int, steps: int, undo_rate: float = 0.06) -> l
     return log
 
 
+def _refusal_key(refusal: Refusal | None) -> str:
+    """A refusal as one line of text: its JSON, keys sorted, no spaces (empty: legal)."""
+    if refusal is None:
+        return ""
+    return json.dumps(_refusal(refusal), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def _refusal_digest(game: Game) -> str:
-    lines = (f"{text}\t{game.refusal(action) or ''}" for text, action in ACTIONS.items())
+    lines = (f"{text}\t{_refusal_key(game.refusal_code(action))}" for text, action in ACTIONS.items())
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
-def _refusal_samples(game: Game, rng: random.Random) -> list[list[str]]:
-    """Illegal actions, one per distinct message, the rarest messages first."""
-    by_message: dict[str, list[str]] = {}
+def _refusal_samples(game: Game, rng: random.Random) -> list[list]:
+    """Illegal actions as ``[text, refusal]``, one per distinct refusal: every reason code
+    met here (its rarest refusal), then the rarest others, then a random few."""
+    by_refusal: dict[str, list[str]] = {}
     for text, action in ACTIONS.items():
-        reason = game.refusal(action)
+        reason = game.refusal_code(action)
         if reason is not None:
-            by_message.setdefault(reason, []).append(text)
-    groups = sorted(by_message.items(), key=lambda item: (len(item[1]), item[0]))
-    chosen = groups[:REFUSAL_SAMPLES // 2]
-    rest = groups[REFUSAL_SAMPLES // 2:]
+            by_refusal.setdefault(_refusal_key(reason), []).append(text)
+    groups = sorted(by_refusal.items(), key=lambda item: (len(item[1]), item[0]))
+    per_code: dict[str, tuple[str, list[str]]] = {}
+    for key, texts in groups:
+        per_code.setdefault(json.loads(key)["code"], (key, texts))
+    chosen = list(per_code.values())
+    rest = [group for group in groups if group not in chosen]
+    rarest = max(REFUSAL_SAMPLES // 2 - len(chosen), 0)
+    chosen += rest[:rarest]
+    rest = rest[rarest:]
     chosen += rng.sample(rest, min(len(rest), REFUSAL_SAMPLES - len(chosen)))
-    samples = [[rng.choice(texts), reason] for reason, texts in chosen]
+    samples = [[rng.choice(texts), json.loads(key)] for key, texts in chosen]
     order = {text: i for i, text in enumerate(ACTIONS)}
     return sorted(samples, key=lambda sample: order[sample[0]])
 
@@ -291,21 +329,25 @@ def _position(game: Game, log: list[str], rng: random.Random, **where) -> dict:
         },
         "refusals": _refusal_samples(game, rng),
         "refusal_digest": _refusal_digest(game),
-        "result": replay_onto(_fresh(where), log).to_dict(),
+        "result": _result(replay_onto(fresh_game(where), log)),
     }
 
 
-def _fresh(where: dict) -> Game:
+def fresh_game(where: dict) -> Game:
+    """The game a position vector starts from: its deal, or its constructed layout."""
     if "deal" in where:
         return Game.new(parse_code(where["deal"]).number)
     layout = where["layout"]
-    return Game(Layout(0, tuple(tuple(card(c) for c in col) for col in layout["columns"]),
+    game = Game(Layout(0, tuple(tuple(card(c) for c in col) for col in layout["columns"]),
                        tuple(card(c) for c in layout["stock"])))
+    if "down" in layout:  # face-down counts other than a deal's (top card only face up)
+        game.down = list(layout["down"])
+    return game
 
 
 def _positions_of(where: dict, log: list[str], at: tuple[int, ...], seed: int) -> list[dict]:
     rng = random.Random(seed)
-    game = _fresh(where)
+    game = fresh_game(where)
     out = []
     done = 0
     for n in sorted(set(at)):
@@ -327,6 +369,15 @@ SUIT_STACKS = {
 }
 
 
+#: Face-up cards that are not a run, which play never leaves (a run only ever grows by the
+#: column rules): the guard of the run rule, checked all the same.
+NOT_A_RUN = {
+    "columns": [["KH", "QS", "JS"], [], ["5C"], ["9D", "8S"], [], ["AH"], [], [], ["2C", "KD"]],
+    "down": [0, 0, 0, 1, 0, 0, 0, 0, 1],
+    "stock": ["3H"],
+}
+
+
 def _suit_stacks_log() -> list[str]:
     log = []
     for n in range(1, 8):
@@ -344,6 +395,10 @@ def _positions(won_games: list[dict]) -> list[dict]:
         out += _positions_of({"deal": code}, log, at, seed)
     log = _suit_stacks_log()
     out += _positions_of({"layout": SUIT_STACKS}, log, (0, 1, 13, 14, 15, 17, 60, 92, len(log) - 1, len(log)), 99)
+    out += _positions_of({"layout": NOT_A_RUN}, ["s", "6>f"], (0, 2), 98)
+    # Undo back to the history's limit: "u" is refused for the limit, not for an empty game.
+    log = ["s"] * (HISTORY_LIMIT + 30) + ["u"] * HISTORY_LIMIT
+    out += _positions_of({"deal": format_code(3)}, log, (len(log),), 97)
     for i, game in enumerate(won_games[:WON_GAME_POSITIONS]):
         log = game["actions"]
         at = (len(log) // 3, 2 * len(log) // 3, len(log) - 1, len(log))
@@ -417,11 +472,14 @@ def _replays(won_games: list[dict]) -> list[dict]:
             add(f"{game['deal']}: {extra} after the win", game["deal"], game["actions"] + [extra])
 
     return [
-        {"name": name, "deal": code, "actions": actions, "history_limit": limit,
-         "result": replay(code, actions, limit).to_dict(),
-         "wire": replay(code, actions, limit).to_wire()}
-        for name, code, actions, limit in cases
+        _replay_vector(name, code, actions, limit) for name, code, actions, limit in cases
     ]
+
+
+def _replay_vector(name: str, code: object, actions: object, limit: int | None) -> dict:
+    result = replay(code, actions, limit)
+    return {"name": name, "deal": code, "actions": actions, "history_limit": limit,
+            "result": _result(result), "wire": _wire(result), "refusal": _refusal(result.refusal)}
 
 
 # -- won games --------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 // The browser engine (frontend/static/frontend/engine.js) against the Python engine.
 //
 // vectors.json is written from the Python engine by games/vectors.py (`python manage.py
-// vectors`); every vector in it is checked here. A few hand-written tests of the rules follow.
+// vectors`); every vector in it is checked here. Refusals are compared as reason codes and
+// arguments; their words come from messages.js, whose catalogue must be Python's. A few
+// hand-written tests of the rules and of the words follow.
 // Run: node --test frontend/tests/
 
 import assert from "node:assert/strict";
@@ -11,9 +13,10 @@ import { describe, test } from "node:test";
 
 import {
   ACTIONS, COL_COL, DECK_SIZE, Game, HISTORY_LIMIT, IllegalAction, InvalidCode, MalformedAction,
-  NAME, ReplayResult, card, cardName, deal, formatAction, formatCode, parseAction, parseCode,
-  pyRepr, replay, replayOnto, shuffledDeck, whyMalformed,
+  NAME, Refused, ReplayResult, card, cardName, deal, formatAction, formatCode, malformedRefusal,
+  parseAction, parseCode, replay, replayOnto, shuffledDeck, whyMalformed,
 } from "../static/frontend/engine.js";
+import { MESSAGES, SUIT_NAMES, quote, render } from "../static/frontend/messages.js";
 
 const vectors = JSON.parse(readFileSync(new URL("../static/frontend/vectors.json", import.meta.url), "utf8"));
 
@@ -24,11 +27,21 @@ function layoutOf(named) {
 }
 
 function freshGame(where) {
-  return where.deal !== undefined ? Game.new(parseCode(where.deal).number) : new Game(layoutOf(where.layout));
+  if (where.deal !== undefined) return Game.new(parseCode(where.deal).number);
+  const game = new Game(layoutOf(where.layout));
+  if (where.layout.down !== undefined) game.down = [...where.layout.down];
+  return game;
+}
+
+/** A refusal as one line, as the Python generator writes it: JSON, keys sorted, no spaces. */
+function refusalKey(refusal) {
+  if (refusal === null) return "";
+  const args = Object.fromEntries(Object.entries(refusal.args).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return JSON.stringify({ args, code: refusal.code });
 }
 
 function refusalDigest(game) {
-  const lines = [...ACTIONS].map(([text, action]) => `${text}\t${game.refusal(action) ?? ""}`);
+  const lines = [...ACTIONS].map(([text, action]) => `${text}\t${refusalKey(game.refusalCode(action))}`);
   return createHash("sha256").update(lines.join("\n"), "utf8").digest("hex");
 }
 
@@ -38,6 +51,22 @@ function throwsWith(fn, type, message) {
     assert.equal(exc.message, message);
     return true;
   });
+}
+
+/** `fn` throws a `type` error that carries `refusal` and says it in messages.js's words. */
+function throwsRefusal(fn, type, refusal) {
+  assert.throws(fn, (exc) => {
+    assert.ok(exc instanceof type, `expected ${type.name}, got ${exc}`);
+    assert.deepEqual({ code: exc.code, args: exc.args }, refusal);
+    assert.equal(exc.message, render(refusal));
+    return true;
+  });
+}
+
+/** A result dict without its words (`error`): the vectors compare the refusal instead. */
+function withoutError(dict) {
+  const { error, ...rest } = dict;
+  return rest;
 }
 
 const label = (value) => JSON.stringify(value);
@@ -57,6 +86,22 @@ describe("vectors.json", () => {
     assert.ok(vectors.positions.length >= 30);
     assert.ok(vectors.replays.length >= 40);
     assert.equal(vectors.actions.length, ACTIONS.size);
+  });
+
+  test("messages.js holds Python's catalogue: the same codes, the same templates", () => {
+    assert.deepEqual(Object.keys(MESSAGES).sort(), Object.keys(vectors.messages).sort());
+    for (const [code, template] of Object.entries(vectors.messages)) assert.equal(MESSAGES[code], template, code);
+    assert.deepEqual({ ...SUIT_NAMES }, vectors.suit_names);
+  });
+
+  test("every reason code of the catalogue is met by some vector", () => {
+    const met = new Set([
+      ...vectors.positions.flatMap((v) => v.refusals.map(([, refusal]) => refusal.code)),
+      ...vectors.malformed.map((v) => v.refusal.code),
+      ...[...vectors.codes, ...vectors.format_code].filter((v) => v.refusal).map((v) => v.refusal.code),
+      ...vectors.replays.filter((v) => v.refusal).map((v) => v.refusal.code),
+    ]);
+    assert.deepEqual([...met].sort(), Object.keys(MESSAGES).sort());
   });
 });
 
@@ -80,8 +125,8 @@ describe("deals", () => {
 describe("deal codes", () => {
   for (const v of vectors.codes) {
     test(`parseCode(${label(v.code)})`, () => {
-      if (v.error !== undefined) {
-        throwsWith(() => parseCode(v.code), InvalidCode, v.error);
+      if (v.refusal !== undefined) {
+        throwsRefusal(() => parseCode(v.code), InvalidCode, v.refusal);
       } else {
         const parsed = parseCode(v.code);
         assert.deepEqual([parsed.mode, parsed.number, String(parsed)], [v.mode, v.number, v.formatted]);
@@ -90,7 +135,7 @@ describe("deal codes", () => {
   }
   for (const v of vectors.format_code) {
     test(`formatCode(${label(v.number)}, ${label(v.mode)})`, () => {
-      throwsWith(() => formatCode(v.number, v.mode), InvalidCode, v.error);
+      throwsRefusal(() => formatCode(v.number, v.mode), InvalidCode, v.refusal);
     });
   }
 });
@@ -103,8 +148,9 @@ describe("actions", () => {
   });
   for (const v of vectors.malformed) {
     test(`malformed ${label(v.text)}`, () => {
-      assert.equal(whyMalformed(v.text), v.error);
-      throwsWith(() => parseAction(v.text), MalformedAction, v.error);
+      assert.deepEqual(malformedRefusal(v.text), v.refusal);
+      assert.equal(whyMalformed(v.text), render(v.refusal));
+      throwsRefusal(() => parseAction(v.text), MalformedAction, v.refusal);
     });
   }
 });
@@ -126,15 +172,16 @@ describe("positions", () => {
         assert.equal(game.tapDestination(source, true), tap.double, `double tap on ${source}`);
         assert.equal(game.tapDestination(source), tap.double, `default tap on ${source}`);
       }
-      for (const [text, reason] of v.refusals) {
-        assert.equal(game.refusal(text), reason, text);
+      for (const [text, refusal] of v.refusals) {
+        assert.deepEqual(game.refusalCode(text), refusal, text);
+        assert.equal(game.refusal(text), render(refusal), text);
         const before = JSON.stringify(game.snapshot());
-        throwsWith(() => game.play(text), IllegalAction, reason);
+        throwsRefusal(() => game.play(text), IllegalAction, refusal);
         assert.equal(JSON.stringify(game.snapshot()), before, `${text} changed the table`);
       }
       assert.equal(refusalDigest(game), v.refusal_digest, "refusal of some action of the table");
-      assert.deepEqual(replayOnto(freshGame(v), v.actions).toDict(), v.result);
-      if (v.deal !== undefined) assert.deepEqual(replay(v.deal, v.actions).toDict(), v.result);
+      assert.deepEqual(withoutError(replayOnto(freshGame(v), v.actions).toDict()), v.result);
+      if (v.deal !== undefined) assert.deepEqual(withoutError(replay(v.deal, v.actions).toDict()), v.result);
     });
   });
 });
@@ -144,8 +191,16 @@ describe("replays", () => {
     test(v.name, () => {
       const result = replay(v.deal, v.actions, v.history_limit);
       assert.ok(result instanceof ReplayResult);
-      assert.deepEqual(result.toDict(), v.result);
-      assert.deepEqual(result.toWire(), v.wire);
+      assert.deepEqual(withoutError(result.toDict()), v.result);
+      assert.deepEqual(withoutError(result.toWire()), v.wire);
+      assert.deepEqual(result.refusal, v.refusal);
+      if (v.refusal === null) {
+        assert.equal(result.error, "");
+      } else { // an illegal action's words follow its text; any other refusal's stand alone
+        const text = v.result.index === null ? null : v.actions[v.result.index];
+        const illegal = typeof text === "string" && ACTIONS.has(text);
+        assert.equal(result.error, (illegal ? `${text}: ` : "") + render(v.refusal));
+      }
     });
   }
 });
@@ -157,7 +212,7 @@ describe("won games", () => {
   for (const v of vectors.won_games) {
     test(`${v.deal}, ${v.actions.length} actions`, () => {
       const result = replay(v.deal, v.actions);
-      assert.deepEqual(result.toDict(), v.result);
+      assert.deepEqual(withoutError(result.toDict()), v.result);
       assert.deepEqual(result.toWire(), { ok: true, won: true, score: v.result.score, moves: v.result.moves, foundation: DECK_SIZE });
     });
   }
@@ -232,14 +287,35 @@ describe("rules", () => {
     assert.throws(() => parseCode("eh1-n-aaaaaaf"), InvalidCode);
   });
 
-  test("Python's repr in messages: quotes and escapes", () => {
-    assert.equal(pyRepr("s "), "'s '");
-    assert.equal(pyRepr("it's"), '"it\'s"');
-    assert.equal(pyRepr(`it's "x"`), `'it\\'s "x"'`);
-    assert.equal(pyRepr("a\tb\n\x00\u00a0\u00e9\ud800"), "'a\\tb\\n\\x00\\xa0\u00e9\\ud800'");
-    assert.equal(pyRepr(null), "None");
+  test("words: a typed text in quotes, control characters escaped, numbers grouped", () => {
+    assert.equal(quote("s "), "'s '");
+    assert.equal(quote("it's"), '"it\'s"');
+    assert.equal(quote(`it's "x"`), `'it\\'s "x"'`);
+    assert.equal(quote("a\tb\n\x00\u00e9\ud800"), "'a\\tb\\n\\u0000\u00e9\\ud800'");
+    assert.equal(quote(null), "null");
     assert.equal(whyMalformed({}), "an action must be a string, not dict");
     assert.equal(whyMalformed(true), "an action must be a string, not bool");
+    assert.equal(whyMalformed("s "),
+      "malformed action 's ': expected s, u, w>f, w>N, N>f, N>M, N>M:K or fK>N (columns 1-9, foundations 1-8, no spaces)");
+    throwsWith(() => parseCode("EH1-N-ZZZZZZZ"), InvalidCode, "'EH1-N-ZZZZZZZ' names deal 8,031,810,175, outside 1..999,999");
+    assert.equal(render({ code: "foundation_refuses", args: { card: "2H", suit: "H", first: 3, second: 4 } }),
+      "No foundation takes 2H: the hearts foundations (3 and 4) take only the next card of their suit, Ace first.");
+    assert.throws(() => render({ code: "constructor", args: {} }), /no message for reason code/);
+  });
+
+  test("errors carry their refusal: code and args", () => {
+    const game = Game.new(1);
+    for (const fn of [() => game.play("w>f"), () => parseAction("1>1"), () => parseCode("EH1")]) {
+      assert.throws(fn, (exc) => {
+        assert.ok(exc instanceof Refused && exc instanceof Error);
+        assert.equal(exc.message, render(exc.refusal));
+        assert.deepEqual(exc.refusal, { code: exc.code, args: exc.args });
+        return true;
+      });
+    }
+    assert.deepEqual(game.refusalCode("2>3"), { code: "column_refuses", args: { card: "3C", target: "TH" } });
+    assert.equal(game.refusalCode("1>f"), null);
+    assert.equal(game.refusal("1>f"), null);
   });
 
   test("an illegal action throws IllegalAction and changes nothing", () => {

@@ -3,11 +3,17 @@
  *
  * A faithful port of the Python engine in games/ (cards.py, deal.py, actions.py, game.py,
  * replay.py). The two must agree to the card: the same layouts, the same legal actions in
- * the same order, the same refusal and error messages, the same scores. The Python engine is
- * the reference; games/vectors.py writes frontend/static/frontend/vectors.json from it and
- * frontend/tests/engine.test.mjs checks this file against every vector (`node --test frontend/tests/`).
+ * the same order, the same refusals (reason code and arguments), the same scores. The Python
+ * engine is the reference; games/vectors.py writes frontend/static/frontend/vectors.json from
+ * it and frontend/tests/engine.test.mjs checks this file against every vector
+ * (`node --test frontend/tests/`).
  *
- * Plain ES module: no build step, no dependencies.
+ * Refusals: every rule names itself with a code, as {code, args} (Game#refusalCode,
+ * malformedRefusal, and .code/.args on IllegalAction, MalformedAction and InvalidCode). The
+ * words of a code come only from messages.js, the catalogue shared with Python; Game#refusal,
+ * whyMalformed, the errors' messages and ReplayResult#error are those words.
+ *
+ * Plain ES module: no build step; it imports only messages.js.
  *
  * Naming: functions and fields are camelCase (takeBacks, stockPasses, wasteToColumn,
  * legalActions, tapDestination). Everything that crosses the wire or is compared with Python
@@ -18,57 +24,37 @@
  * parseAction or ACTIONS) or its notation string ("w>3"), which is parsed first.
  */
 
+import { quote, render } from "./messages.js";
+
 // ---------------------------------------------------------------------------------------------
-// Python-compatible text helpers (error messages quote values the way Python's repr() does)
+// Refusals: what the rules say no to, by reason code (refusals.py)
 // ---------------------------------------------------------------------------------------------
 
-const NOT_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
-
-function hex(code, width) {
-  return code.toString(16).padStart(width, "0");
+/** A refusal: the reason `code` of the rule that refuses and the `args` of its words. */
+function refuse(code, args = {}) {
+  return Object.freeze({ code, args: Object.freeze(args) });
 }
 
-/** Python's repr() of a str: single quotes unless the text has ' and no ", escapes as Python. */
-function reprString(text) {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) { // code points; a lone surrogate comes as itself
-    const code = ch.codePointAt(0);
-    if (ch === quote || ch === "\\") out += "\\" + ch;
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (code < 0x20 || code === 0x7f) out += "\\x" + hex(code, 2);
-    else if (code < 0x7f) out += ch;
-    else if (!NOT_PRINTABLE.test(ch)) out += ch;
-    else if (code <= 0xff) out += "\\x" + hex(code, 2);
-    else if (code <= 0xffff) out += "\\u" + hex(code, 4);
-    else out += "\\U" + hex(code, 8);
+/** An error whose message is a refusal's words; `code` and `args` keep the refusal. */
+export class Refused extends Error {
+  constructor(refusal) {
+    super(render(refusal));
+    this.name = new.target.name;
+    this.code = refusal.code;
+    this.args = refusal.args;
   }
-  return out + quote;
+
+  /** The refusal {code, args} this error says. */
+  get refusal() {
+    return refuse(this.code, this.args);
+  }
 }
 
 /**
- * Python's repr() of a JSON-like value. JSON cannot tell 1.0 from 1: an integral number is
- * written as a Python int, which is what Python gives for every JSON number written without
- * a fraction or exponent.
+ * Python's type(value).__name__ for a JSON value, the argument of action_not_string. JSON
+ * cannot tell 1.0 from 1: an integral number is an int, as Python reads JSON without a
+ * fraction or exponent.
  */
-export function pyRepr(value) {
-  if (typeof value === "string") return reprString(value);
-  if (value === null || value === undefined) return "None";
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") {
-    if (Number.isInteger(value)) return value.toString();
-    if (Number.isNaN(value)) return "nan";
-    if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
-    return value.toString();
-  }
-  if (Array.isArray(value)) return "[" + value.map(pyRepr).join(", ") + "]";
-  return "{" + Object.entries(value).map(([k, v]) => `${reprString(k)}: ${pyRepr(v)}`).join(", ") + "}";
-}
-
-/** Python's type(value).__name__ for a JSON value (see pyRepr about ints and floats). */
 export function pyTypeName(value) {
   if (value === null || value === undefined) return "NoneType";
   if (typeof value === "boolean") return "bool";
@@ -77,12 +63,6 @@ export function pyTypeName(value) {
   if (typeof value === "string") return "str";
   if (Array.isArray(value)) return "list";
   return "dict";
-}
-
-/** Python's f"{n:,}": an integer with comma thousands separators. */
-function thousands(n) {
-  const digits = Math.abs(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return n < 0 ? "-" + digits : digits;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +99,7 @@ export const STACKS_ON = Object.freeze(
 /** Parse a card name such as "TH" into its int; throws Error for anything else. */
 export function card(name) {
   if (typeof name === "string" && BY_NAME.has(name)) return BY_NAME.get(name);
-  throw new Error(`not a card: ${pyRepr(name)}`);
+  throw new Error(`not a card: ${quote(name)}`);
 }
 
 /** The two-letter name of a card int, rank then suit: "QD". */
@@ -143,13 +123,8 @@ export const COLUMNS = 9;
 const LETTERS = 7;
 const A_CODE = "A".charCodeAt(0);
 
-/** A deal code that is not EH1-<N|D>-<7 upper-case letters> naming 1..999,999. */
-export class InvalidCode extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "InvalidCode";
-  }
-}
+/** A deal code that is not EH1-<N|D>-<7 upper-case letters> naming 1..999,999; `code` says which part. */
+export class InvalidCode extends Refused {}
 
 function isMode(mode) {
   return typeof mode === "string" && Object.hasOwn(MODES, mode);
@@ -161,12 +136,8 @@ function isDealNumber(number) {
 
 /** EH1-<mode>-<number in base 26, A=0, most significant first, 7 letters>. */
 export function formatCode(number, mode = "N") {
-  if (!isMode(mode)) {
-    throw new InvalidCode(`unknown mode ${pyRepr(mode)}: use N (numbered deal) or D (deal of the day)`);
-  }
-  if (!isDealNumber(number)) {
-    throw new InvalidCode(`deal number ${pyRepr(number)} is outside ${MIN_DEAL}..${thousands(MAX_DEAL)}`);
-  }
+  if (!isMode(mode)) throw new InvalidCode(refuse("deal_mode_unknown", { mode }));
+  if (!isDealNumber(number)) throw new InvalidCode(refuse("deal_number_range", { number }));
   let letters = "";
   for (let i = 0; i < LETTERS; i++) {
     letters = String.fromCharCode(A_CODE + (number % 26)) + letters;
@@ -180,36 +151,16 @@ export function formatCode(number, mode = "N") {
  * (the same words as Python's parse_code).
  */
 export function parseCode(code) {
-  if (typeof code !== "string") {
-    throw new InvalidCode("a deal code must be a string such as EH1-N-AAAAAAF");
-  }
+  if (typeof code !== "string") throw new InvalidCode(refuse("deal_code_not_string"));
   const parts = code.split("-");
-  if (parts.length !== 3) {
-    throw new InvalidCode(
-      `${pyRepr(code)} is not a deal code: expected EH1-<mode>-<7 letters>, e.g. EH1-N-AAAAAAF`,
-    );
-  }
+  if (parts.length !== 3) throw new InvalidCode(refuse("deal_code_shape", { deal: code }));
   const [version, mode, letters] = parts;
-  if (version !== RULES_VERSION) {
-    throw new InvalidCode(
-      `${pyRepr(code)}: unknown rules version ${pyRepr(version)}, only ${RULES_VERSION} is played here`,
-    );
-  }
-  if (!isMode(mode)) {
-    throw new InvalidCode(
-      `${pyRepr(code)}: unknown mode ${pyRepr(mode)}, use N (numbered deal) or D (deal of the day)`,
-    );
-  }
-  if (!/^[A-Z]{7}$/.test(letters)) {
-    throw new InvalidCode(`${pyRepr(code)}: the deal part must be exactly ${LETTERS} upper-case letters A-Z`);
-  }
+  if (version !== RULES_VERSION) throw new InvalidCode(refuse("deal_code_version", { deal: code, version }));
+  if (!isMode(mode)) throw new InvalidCode(refuse("deal_code_mode", { deal: code, mode }));
+  if (!/^[A-Z]{7}$/.test(letters)) throw new InvalidCode(refuse("deal_code_letters", { deal: code }));
   let number = 0;
   for (const ch of letters) number = number * 26 + ch.charCodeAt(0) - A_CODE;
-  if (!isDealNumber(number)) {
-    throw new InvalidCode(
-      `${pyRepr(code)} names deal ${thousands(number)}, outside ${MIN_DEAL}..${thousands(MAX_DEAL)}`,
-    );
-  }
+  if (!isDealNumber(number)) throw new InvalidCode(refuse("deal_code_range", { deal: code, number }));
   return Object.freeze({ mode, number, toString: () => formatCode(number, mode) });
 }
 
@@ -238,9 +189,7 @@ export function shuffledDeck(number) {
  * Returns {number, columns, stock}: columns bottom to top, stock in the order it is drawn.
  */
 export function deal(number) {
-  if (!isDealNumber(number)) {
-    throw new InvalidCode(`deal number ${pyRepr(number)} is outside ${MIN_DEAL}..${thousands(MAX_DEAL)}`);
-  }
+  if (!isDealNumber(number)) throw new InvalidCode(refuse("deal_number_range", { number }));
   const deck = shuffledDeck(number);
   const columns = Array.from({ length: COLUMNS }, () => []);
   let next = 0;
@@ -267,13 +216,8 @@ export const COL_F = 4;
 export const COL_COL = 5;
 export const FOUND_COL = 6;
 
-/** A text that is not an action of the notation. */
-export class MalformedAction extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "MalformedAction";
-  }
-}
+/** A text that is not an action of the notation; `code` says which rule of it. */
+export class MalformedAction extends Refused {}
 
 /** The notation of a parsed action (1-based, ":K" only for runs). */
 export function formatAction(action) {
@@ -321,22 +265,20 @@ const RUN = /^[1-9]>[1-9]:\p{Nd}+$/u;
 /** Parse one action of the notation; anything else throws MalformedAction saying why. */
 export function parseAction(text) {
   if (typeof text === "string" && ACTIONS.has(text)) return ACTIONS.get(text);
-  throw new MalformedAction(whyMalformed(text));
+  throw new MalformedAction(malformedRefusal(text));
 }
 
-/** Why `text` is not an action (the same words as Python's _why_malformed). */
+/** Why `text` is not an action, as {code, args} (Python's malformed_refusal). */
+export function malformedRefusal(text) {
+  if (typeof text !== "string") return refuse("action_not_string", { type: pyTypeName(text) });
+  if (SELF_MOVE.test(text)) return refuse("action_self_move", { action: text });
+  if (RUN.test(text)) return refuse("action_bad_run", { action: text });
+  return refuse("action_malformed", { action: text });
+}
+
+/** Why `text` is not an action, in words. */
 export function whyMalformed(text) {
-  if (typeof text !== "string") return `an action must be a string, not ${pyTypeName(text)}`;
-  if (SELF_MOVE.test(text)) {
-    return `malformed action ${pyRepr(text)}: a card cannot move onto its own column`;
-  }
-  if (RUN.test(text)) {
-    return `malformed action ${pyRepr(text)}: a run is 1 to 13 cards, written without leading zeros`;
-  }
-  return (
-    `malformed action ${pyRepr(text)}: expected s, u, w>f, w>N, N>f, N>M, N>M:K or fK>N `
-    + "(columns 1-9, foundations 1-8, no spaces)"
-  );
+  return render(malformedRefusal(text));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,15 +291,8 @@ export const HISTORY_LIMIT = 100;
 export const TO_FOUNDATION = 10;
 export const WASTE_TO_COLUMN = 5;
 export const FLIP = 5;
-const SUIT_WORDS = ["spades", "hearts", "diamonds", "clubs"];
-
-/** An action that the rules refuse where it stands; the message names the rule. */
-export class IllegalAction extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "IllegalAction";
-  }
-}
+/** An action that the rules refuse where it stands; the message names the rule, `code` too. */
+export class IllegalAction extends Refused {}
 
 function asAction(action) {
   return typeof action === "string" ? parseAction(action) : action;
@@ -405,29 +340,31 @@ export class Game {
 
   /** Why `action` is illegal here, in words a player can read; null if it is legal. */
   refusal(action) {
+    const reason = this.refusalCode(action);
+    return reason === null ? null : render(reason);
+  }
+
+  /** The rule that refuses `action` here, as {code, args}; null if it is legal. */
+  refusalCode(action) {
     // Section 5: nothing may follow the winning action, undo included.
-    if (this.onFoundations === DECK_SIZE) {
-      return "The game is won: nothing may follow the winning action.";
-    }
+    if (this.onFoundations === DECK_SIZE) return refuse("game_won");
     const [kind, a, b, k] = asAction(action);
     if (kind === STOCK) {
       // A tap draws one card, or turns the waste over; both empty: nothing to do.
-      if (!this.stock.length && !this.waste.length) {
-        return "The stock and the waste are both empty: there is nothing to turn.";
-      }
+      if (!this.stock.length && !this.waste.length) return refuse("stock_empty");
       return null;
     }
     if (kind === UNDO) {
       // Undo pops the history stack; it keeps only the last historyLimit actions.
       if (this.history.length) return null;
       if (this.historyLimit && this.moves >= this.historyLimit) {
-        return `Nothing left to undo: undo goes back at most ${this.historyLimit} actions.`;
+        return refuse("undo_limit", { limit: this.historyLimit });
       }
-      return "Nothing to undo.";
+      return refuse("nothing_to_undo");
     }
     if (kind === WASTE_F || kind === WASTE_COL) {
       // Only the waste's top card plays.
-      if (!this.waste.length) return "The waste is empty.";
+      if (!this.waste.length) return refuse("waste_empty");
       const top = this.waste[this.waste.length - 1];
       if (kind === WASTE_F) return this.foundationRefusal(top);
       return this.columnRefusal(top, b);
@@ -435,11 +372,11 @@ export class Game {
     if (kind === FOUND_COL) {
       // Take back: the top card of a foundation goes onto a column by the column rules.
       const rank = this.foundations[a];
-      if (!rank) return `Foundation ${a + 1} is empty.`;
+      if (!rank) return refuse("foundation_empty", { foundation: a + 1 });
       return this.columnRefusal(makeCard(rank, Math.floor(a / 2)), b);
     }
     const column = this.columns[a];
-    if (!column.length) return `Column ${a + 1} is empty.`;
+    if (!column.length) return refuse("column_empty", { column: a + 1 });
     if (kind === COL_F) return this.foundationRefusal(column[column.length - 1]);
     // One card at a time between columns; K > 1 only for a King-led run.
     if (k === 1) return this.columnRefusal(column[column.length - 1], b);
@@ -450,10 +387,7 @@ export class Game {
   foundationRefusal(c) {
     if (this.foundationFor(c) !== null) return null;
     const suit = Math.floor(c / 13);
-    return (
-      `No foundation takes ${NAME[c]}: the ${SUIT_WORDS[suit]} foundations `
-      + `(${2 * suit + 1} and ${2 * suit + 2}) take only the next card of their suit, Ace first.`
-    );
+    return refuse("foundation_refuses", { card: NAME[c], suit: SUITS[suit], first: 2 * suit + 1, second: 2 * suit + 2 });
   }
 
   /** The first foundation, in order 1..8, that accepts card `c` (0-based), or null. */
@@ -470,14 +404,11 @@ export class Game {
     const column = this.columns[to];
     if (!column.length) {
       if (RANK[c] === KING) return null;
-      return `An empty column takes only a King, not ${NAME[c]}.`;
+      return refuse("empty_column_king_only", { card: NAME[c] });
     }
     const top = column[column.length - 1];
     if (STACKS_ON[top].has(c)) return null;
-    return (
-      `${NAME[c]} cannot go on ${NAME[top]}: a column takes a card of the `
-      + "opposite colour, exactly one rank lower."
-    );
+    return refuse("column_refuses", { card: NAME[c], target: NAME[top] });
   }
 
   /**
@@ -485,28 +416,18 @@ export class Game {
    * moves whole, and only onto an empty column.
    */
   runRefusal(source, to, k) {
-    if (this.columns[to].length) {
-      return (
-        "A run cannot move as a whole: only the top card moves, except a "
-        + "King-led run onto an empty column."
-      );
-    }
+    if (this.columns[to].length) return refuse("run_needs_empty_column");
     const column = this.columns[source];
     if (column.length - this.down[source] < k) {
-      return `Column ${source + 1} has fewer than ${k} face-up cards.`;
+      return refuse("run_too_few_face_up", { column: source + 1, count: k });
     }
     const run = column.slice(-k);
-    if (RANK[run[0]] !== KING) {
-      return `Only a King-led run moves as a whole: ${NAME[run[0]]} is not a King.`;
-    }
+    if (RANK[run[0]] !== KING) return refuse("run_not_king_led", { card: NAME[run[0]] });
     for (let i = 1; i < run.length; i++) {
       const below = run[i - 1];
       const above = run[i];
       if (!STACKS_ON[below].has(above)) {
-        return (
-          `The top ${k} cards of column ${source + 1} are not a run: ${NAME[above]} `
-          + `does not follow ${NAME[below]} in alternating colour, one rank lower.`
-        );
+        return refuse("not_a_run", { count: k, column: source + 1, card: NAME[above], below: NAME[below] });
       }
     }
     return null;
@@ -517,7 +438,7 @@ export class Game {
   /** Apply a legal action; an illegal one throws IllegalAction and changes nothing. */
   play(action) {
     action = asAction(action);
-    const reason = this.refusal(action);
+    const reason = this.refusalCode(action);
     if (reason !== null) throw new IllegalAction(reason);
     const [kind, a, b, k] = action;
     if (kind === UNDO) {
@@ -631,7 +552,7 @@ export class Game {
     for (let f = 1; f <= FOUNDATIONS; f++) {
       for (let n = 1; n <= COLUMNS; n++) candidates.push(`f${f}>${n}`);
     }
-    return candidates.filter((text) => this.refusal(ACTIONS.get(text)) === null);
+    return candidates.filter((text) => this.refusalCode(ACTIONS.get(text)) === null);
   }
 
   /**
@@ -643,8 +564,8 @@ export class Game {
   tapDestination(source, double = true) {
     for (const text of this.tapCandidates(source, double)) {
       const action = ACTIONS.get(text);
-      if (action === undefined) throw new Error(`not a tap source: ${pyRepr(source)}`);
-      if (this.refusal(action) === null) return text;
+      if (action === undefined) throw new Error(`not a tap source: ${quote(source)}`);
+      if (this.refusalCode(action) === null) return text;
     }
     return null;
   }
@@ -685,16 +606,17 @@ export class Game {
 
 /**
  * What a replay proves. ok false: `index` is the 0-based index of the first bad action (null
- * when the input is not a game at all) and `error` says why. Fields are camelCase; toWire()
- * and toDict() give Python's snake_case to_wire() and to_dict().
+ * when the input is not a game at all), `error` says why and `refusal` is the {code, args}
+ * it says. Fields are camelCase; toWire() and toDict() give Python's snake_case to_wire()
+ * and to_dict() (neither holds the refusal).
  */
 export class ReplayResult {
   constructor({
     ok, won = false, score = 0, moves = 0, foundation = 0, undos = 0, takeBacks = 0,
-    stockPasses = 0, wasteToColumn = 0, index = null, error = "",
+    stockPasses = 0, wasteToColumn = 0, index = null, error = "", refusal = null,
   }) {
     Object.assign(this, {
-      ok, won, score, moves, foundation, undos, takeBacks, stockPasses, wasteToColumn, index, error,
+      ok, won, score, moves, foundation, undos, takeBacks, stockPasses, wasteToColumn, index, error, refusal,
     });
     Object.freeze(this);
   }
@@ -725,8 +647,9 @@ export class ReplayResult {
   }
 }
 
-function invalid(index, error) {
-  return new ReplayResult({ ok: false, index, error });
+/** A failed replay: the refusal, its words after `prefix`. */
+function invalid(index, refusal, prefix = "") {
+  return new ReplayResult({ ok: false, index, error: prefix + render(refusal), refusal });
 }
 
 /** Replay `actions` (an array of action strings) on the deal named by `code`. */
@@ -735,10 +658,10 @@ export function replay(code, actions, historyLimit = HISTORY_LIMIT) {
   try {
     number = parseCode(code).number;
   } catch (exc) {
-    if (exc instanceof InvalidCode) return invalid(null, exc.message);
+    if (exc instanceof InvalidCode) return invalid(null, exc.refusal);
     throw exc;
   }
-  if (!Array.isArray(actions)) return invalid(null, "actions must be a list of action strings");
+  if (!Array.isArray(actions)) return invalid(null, refuse("actions_not_list"));
   return replayOnto(Game.new(number, historyLimit), actions);
 }
 
@@ -746,11 +669,11 @@ export function replay(code, actions, historyLimit = HISTORY_LIMIT) {
 export function replayOnto(game, actions) {
   for (let index = 0; index < actions.length; index++) {
     const text = actions[index];
-    if (typeof text !== "string" || !ACTIONS.has(text)) return invalid(index, whyMalformed(text));
+    if (typeof text !== "string" || !ACTIONS.has(text)) return invalid(index, malformedRefusal(text));
     try {
       game.play(ACTIONS.get(text));
-    } catch (exc) {
-      if (exc instanceof IllegalAction) return invalid(index, `${text}: ${exc.message}`);
+    } catch (exc) { // the action's text first, then why the rule refuses it
+      if (exc instanceof IllegalAction) return invalid(index, exc.refusal, `${text}: `);
       throw exc;
     }
   }
