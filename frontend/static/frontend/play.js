@@ -1,166 +1,38 @@
 /**
- * The play page: `/` (today's deal of the day) and `/play/<code>/` (any deal).
+ * The play page: `/` (today's deal of the day) and `/play/<code>/` (any deal). This entry
+ * wires the parts in play/ to the page, over one state object (play/state.js):
  *
- * Every action goes through the engine (engine.js): the page only turns taps and drags into
- * action texts of the notation, asks the engine, and keeps the action log. The log, the time
- * of each action (timing.js), the attempt and the hints (counted by the server) live in
- * localStorage per deal code, so a reload (or coming back to a deal later) resumes the game.
+ *   saved-game.js         the game and the settings in localStorage, per deal code
+ *   actions.js            what a card's place and an action text mean, in cells and in words
+ *   text.js               every text a person reads
+ *   (the rest)            below, in sections, until it moves out too
  *
- * Today's deal (fair play, issue 12): signed out, the page only tells about it and invites the
- * visitor to sign up; signed in, the cards are dealt only once the player has pressed Start and
- * the server has answered with the attempt (its code, and whether it is ranked or practice).
- * A player who has started today's attempt resumes it, on any device.
- *
- * How a person's gestures become actions (rules section 9):
- *   tap the stock                         -> "s"
- *   tap a top card (column N or waste)    -> tapDestination(src, false): "N>f" / "w>f"
- *   double tap it ("Double click" on)     -> tapDestination(src, true): a foundation, else the
- *                                            longest column that takes it, else an empty column
- *   drag a card over the foundations      -> "w>f" / "N>f" (the engine picks the foundation)
- *   drag the waste top onto column M      -> "w>M"
- *   drag the top card of N onto column M  -> "N>M"
- *   drag a card with K-1 cards on it to M -> "N>M:K" (the engine allows only a King-led run
- *                                            onto an empty column and says why otherwise)
- *   drag a foundation's top card onto N   -> "fK>N" (take back)
- *   Undo button / Ctrl+Z                  -> "u"
+ * Every action goes through the engine (engine.js): the page only turns gestures into action
+ * texts, asks the engine, and keeps the action log with the time of each action (timing.js).
  */
 
 import {
-  Game, InvalidCode, formatCode, parseCode, replayOnto, MAX_DEAL, MIN_DEAL,
+  formatCode, Game, InvalidCode, MAX_DEAL, MIN_DEAL, parseCode, replayOnto,
 } from "./engine.js";
 import { ApiError, clock, get, h, pageData, post } from "./api.js";
-import { pretty, renderTable } from "./table.js";
-import { AttemptClock, alignTimes } from "./timing.js";
-import { attemptIsMine, createPlayState } from "./play/state.js";
+import { renderTable } from "./table.js";
+import { AttemptClock } from "./timing.js";
+import {
+  actionKeys, describeAction, describeSource, foundationTarget, landingKeys, parseSrc,
+} from "./play/actions.js";
+import {
+  forgetOldGames, freshRecord, loadGame, loadSettings, saveGame, saveSettings,
+} from "./play/saved-game.js";
+import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
+import { localTime, TEXT } from "./play/text.js";
 
-const page = pageData();
-const play = createPlayState(page);
-const { user } = play;
+// -- view ------------------------------------------------------------------------------------
 
 const $ = (id) => document.getElementById(id);
-const tableEl = $("table");
-const ruleEl = $("rule-message");
-const resultEl = $("result");
-const STORE_PREFIX = "eh:game:";
-const SETTINGS_KEY = "eh:settings";
-const DOUBLE_TAP_MS = 400;
-const KEEP_DAYS = 14;
-const RUN_TO_FOUNDATION =
-  "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.";
 
-/** The texts a person reads, in one place for the translation that follows. */
-const TEXT = {
-  dailyKind: (date) => `Deal of the day · ${date}`,
-  provenWinnable: "proven winnable",
-  playersSoFar: (n) => (n === 1 ? "1 player so far" : `${n} players so far`),
-  closesAt: (when) => `closes at ${when}`,
-  codeHidden: "shown when you start",
-  dailyAbout: "Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time.",
-  inviteTitle: "Sign in to play today's deal",
-  inviteBefore: "Today's deal is for signed-in players: ",
-  signUp: "sign up",
-  or: " or ",
-  logIn: "log in",
-  inviteAfter: " to play it and go on today's board.",
-  numberedOpen: "Numbered deals are open to everyone: ",
-  playNumbered: (code) => `play deal ${code}`,
-  startTitle: "Your ranked try",
-  rankedTry: "This is your ranked try today. The cards stay hidden until you press Start; the server's clock starts then, and this game is the one that goes on today's board.",
-  againTitle: "You have played today's deal",
-  again: "You may play it again: a game after your ranked try is practice and will not be ranked.",
-  yourGame: "See your game",
-  start: "Start",
-  starting: "Starting…",
-  cannotStart: (why) => `The game could not start: ${why}`,
-  practice: "Practice: this game will not be ranked.",
-  ranked: "Your ranked try has started: good luck.",
-  resumed: "Welcome back: your ranked try goes on.",
-  dealtAgainDaily: "Dealt again: the same cards, a fresh log; the server's clock of your try keeps running.",
-  hintSignIn: "Sign in to get hints",
-  hint: "Hint",
-  hintLooking: "Looking for a good move…",
-  hintFailed: (why) => `No hint: ${why}`,
-  hintNote: "(Hints make a game not clean, and it ranks after every game without hints.)",
-  practiceResult: "Practice: verified, but not ranked and not on any board.",
-  copyResult: "This game is identical to an earlier game of another player: it is kept, but off the boards.",
-  hintsResult: (n) => `Hints used (${n}): ranked after every game without hints.`,
-  flaggedResult: "Flagged for a review: the result goes on the boards once staff have looked at it.",
-  dayClosed: (when) => `The day closed at ${when}; this game can no longer be ranked.`,
-};
-
-/** A moment as the reader's local date and time, e.g. "1 Dec, 01:00 (CET)". */
-function localTime(iso) {
-  if (!iso) return "midnight UTC";
-  return new Date(iso).toLocaleString([], {
-    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
-  });
-}
-
-// -- settings (persisted) ---------------------------------------------------------------------
-
-try { Object.assign(play.settings, JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}")); } catch { /* defaults */ }
-
-function bindSetting(id, key) {
-  const box = $(id);
-  box.checked = Boolean(play.settings[key]);
-  box.addEventListener("change", () => {
-    play.settings[key] = box.checked;
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(play.settings));
-  });
-}
-bindSetting("opt-double", "double");
-bindSetting("opt-rules", "rules");
-
-// -- the game and its saved state -------------------------------------------------------------
-
-/**
- * times[i]: ms since the attempt started when actions[i] was played (0 before it started);
- * clock: the attempt's clock as saved; daily/ranked/practice/closesAt: from the attempt's
- * answer; refusal: a submission the server refused for good (day_closed).
- */
-function freshState(dealCode) {
-  return {
-    code: dealCode, actions: [], times: [], hints: 0, startedAt: null, finishedAt: null,
-    attemptId: null, attemptUser: null, attemptStartedAt: null, clockNote: false, clock: null,
-    daily: false, ranked: null, practice: false, closesAt: null,
-    submissionId: null, submission: null, rank: null, refusal: null, savedAt: Date.now(),
-  };
-}
-
-function save() {
-  play.record.savedAt = Date.now();
-  if (play.timer) play.record.clock = play.timer.saved();
-  try {
-    localStorage.setItem(STORE_PREFIX + play.record.code, JSON.stringify(play.record));
-    localStorage.setItem("eh:current", play.record.code);
-  } catch { /* storage full or disabled: the game still plays */ }
-}
-
-function load(dealCode) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORE_PREFIX + dealCode) || "null");
-    if (saved && saved.code === dealCode && Array.isArray(saved.actions)) {
-      return { ...freshState(dealCode), ...saved, times: alignTimes(saved.times, saved.actions.length) };
-    }
-  } catch { /* unreadable: start again */ }
-  return null;
-}
-
-function forgetOldGames() {
-  const limit = Date.now() - KEEP_DAYS * 86400_000;
-  for (let i = localStorage.length - 1; i >= 0; i--) {
-    const key = localStorage.key(i);
-    if (!key || !key.startsWith(STORE_PREFIX)) continue;
-    try {
-      const saved = JSON.parse(localStorage.getItem(key));
-      if (!saved || !saved.savedAt || saved.savedAt < limit) localStorage.removeItem(key);
-    } catch { localStorage.removeItem(key); }
-  }
-}
-
-// -- messages ---------------------------------------------------------------------------------
-
+/** The status line: a rule's refusal, a hint, a note from the server. "" clears it. */
 function say(text, kind = "info") {
+  const ruleEl = $("rule-message");
   ruleEl.textContent = text || "";
   ruleEl.dataset.kind = text ? kind : "";
   ruleEl.classList.remove("pulse");
@@ -170,15 +42,15 @@ function say(text, kind = "info") {
   }
 }
 
-function refused(reason) {
+/** Say why a move is refused, when "Interactive rules" is on. */
+function refused(play, reason) {
   if (play.settings.rules) say(reason, "refused");
   else say("");
 }
 
-// -- drawing ----------------------------------------------------------------------------------
-
-// Measured once and on resize: reading layout on every action would slow every tap.
-function measureLayout() {
+/** Measured once and on resize: reading layout on every action would slow every tap. */
+function measureLayout(play) {
+  const tableEl = $("table");
   const top = tableEl.getBoundingClientRect().top + window.scrollY;
   play.layout = {
     width: tableEl.clientWidth,
@@ -188,196 +60,510 @@ function measureLayout() {
   tableEl.dataset.laidOutFor = String(window.innerWidth);
 }
 
-function render() {
-  if (!play.game) return;
-  const snap = play.game.snapshot();
+function render(play) {
+  const { game, record } = play;
+  if (!game) return;
+  const tableEl = $("table");
+  const snap = game.snapshot();
   const keys = {};
   if (play.hint) for (const key of play.hint.keys) keys[key] = "hinted";
   if (play.landed) for (const key of play.landed) keys[key] = `${keys[key] || ""} landed`.trim();
-  if (!play.layout) measureLayout();
+  if (!play.layout) measureLayout(play);
   renderTable(tableEl, snap, { interactive: !snap.won, keys, ...play.layout });
   $("score").textContent = snap.score;
   $("moves").textContent = snap.moves;
-  $("hints").textContent = play.record.hints;
-  $("mode-note").hidden = !play.record.practice;
-  tableEl.dataset.logLength = play.record.actions.length;
-  $("log-length").textContent = play.record.actions.length;
-  $("move-log").value = JSON.stringify({ deal: play.code, actions: play.record.actions });
+  $("hints").textContent = record.hints;
+  $("mode-note").hidden = !record.practice;
+  tableEl.dataset.logLength = record.actions.length;
+  $("log-length").textContent = record.actions.length;
+  $("move-log").value = JSON.stringify({ deal: play.code, actions: record.actions });
   $("undo").disabled = snap.won;
   $("hint").disabled = snap.won;
-  tick();
+  tick(play);
 }
 
-function tick() {
-  if (!play.record) return;
-  const end = play.record.finishedAt || Date.now();
-  $("time").textContent = play.game && play.record.startedAt ? clock(end - play.record.startedAt) : "0:00";
-}
-setInterval(tick, 1000);
-
-// -- playing an action ------------------------------------------------------------------------
-
-/** Where the moved card(s) end up, for a short "landed" highlight. */
-function landingKeys(text, foundationBefore) {
-  const snap = play.game.snapshot();
-  if (text === "u") return [];
-  if (text === "s") return snap.waste.length ? ["waste"] : ["stock"];
-  if (text.endsWith(">f")) return foundationBefore === null ? [] : [`foundation:${foundationBefore + 1}`];
-  const to = Number(text.split(">")[1].split(":")[0]);
-  const k = text.includes(":") ? Number(text.split(":")[1]) : 1;
-  const length = snap.columns[to - 1].length;
-  const keys = [];
-  for (let i = Math.max(0, length - k); i < length; i++) keys.push(`col:${to}:${i}`);
-  return keys;
+/** The game's time in the heads-up display (every second, and at each action). */
+function tick(play) {
+  const { record } = play;
+  if (!record) return;
+  const end = record.finishedAt || Date.now();
+  $("time").textContent = play.game && record.startedAt ? clock(end - record.startedAt) : "0:00";
 }
 
-function foundationTarget(text) {
-  // The foundation a "w>f" / "N>f" will land on (the engine's first that accepts it).
-  if (text === "w>f") return play.game.waste.length ? play.game.foundationFor(play.game.waste[play.game.waste.length - 1]) : null;
-  const column = play.game.columns[Number(text[0]) - 1];
-  return column && column.length ? play.game.foundationFor(column[column.length - 1]) : null;
+/** "invite" and "start"/"again" show the daily panel and no cards; "playing" the table. */
+function setStage(stage) {
+  $("game").dataset.stage = stage;
+  $("daily-panel").hidden = stage === "playing";
+  for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
 }
+
+// -- result-card -----------------------------------------------------------------------------
+
+/** Draw the card from the page's state; `note` is a last line (a failure to say). */
+function renderResult(play, note) {
+  const resultEl = $("result");
+  const { game, record } = play;
+  if (!game || !game.won) {
+    resultEl.hidden = true;
+    resultEl.replaceChildren();
+    return;
+  }
+  const snap = game.snapshot();
+  const time = record.startedAt ? clock((record.finishedAt || Date.now()) - record.startedAt) : "–";
+  const parts = [
+    h("h2", { text: TEXT.won }),
+    h("p", { class: "result-line" },
+      h("b", { "data-testid": "result-score", text: snap.score }), TEXT.pointsIn,
+      h("b", { "data-testid": "result-moves", text: snap.moves }), TEXT.movesComma, h("b", { text: time }),
+      record.hints ? TEXT.withHints(record.hints) : ""),
+  ];
+  if (!play.user.authenticated) parts.push(signUpInvite());
+  else parts.push(...serverLines(record, note));
+  if (note) parts.push(h("p", { class: "note" }, note));
+  parts.push(h("p", { class: "result-actions" },
+    h("button", { type: "button", onclick: () => $("same-deal").click() }, TEXT.sameDeal), " ",
+    h("button", { type: "button", onclick: () => $("new-deal").click() }, TEXT.newDeal), " ",
+    h("a", { href: "/boards/" }, TEXT.boards)));
+  resultEl.replaceChildren(...parts);
+  resultEl.hidden = false;
+}
+
+function signUpInvite() {
+  const next = encodeURIComponent(window.location.pathname);
+  return h("p", { class: "invite", "data-testid": "signup-invite" },
+    TEXT.onlySignedIn,
+    h("a", { href: `/signup/?next=${next}` }, TEXT.signUpCapital), TEXT.or, h("a", { href: `/login/?next=${next}` }, TEXT.logIn),
+    TEXT.thenPlayNext);
+}
+
+/** What the server made of a signed-in player's game, so far. */
+function serverLines(record, note) {
+  const parts = [];
+  const sub = record.submission;
+  if (sub) {
+    const status = sub.status;
+    parts.push(h("p", { class: `submission-status status-${status}`, "data-testid": "submission-status", "data-status": status },
+      TEXT.status[status] || status));
+    if (status === "rejected") {
+      parts.push(h("p", { class: "form-error" }, TEXT.rejectedAt(sub.error_index, sub.error)));
+    }
+    if (status === "verified") parts.push(...verifiedLines(sub, record.rank));
+  } else if (record.refusal && record.refusal.code === "day_closed") {
+    parts.push(h("p", { class: "form-error", "data-testid": "day-closed" }, TEXT.dayClosed(localTime(record.refusal.closedAt))));
+  } else if (!note) {
+    parts.push(h("p", { "data-testid": "submission-status", "data-status": "sending" }, TEXT.sending));
+  }
+  if (record.practice && !(sub && sub.status === "verified")) {
+    parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practice));
+  }
+  return parts;
+}
+
+/** A verified game: where it stands (or why it stands on no board), and its rank. */
+function verifiedLines(sub, rank) {
+  const parts = [];
+  if (sub.practice) parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practiceResult));
+  if (sub.copy_of) parts.push(h("p", { "data-testid": "result-copy" }, TEXT.copyResult));
+  if (sub.flagged) parts.push(h("p", { "data-testid": "flagged" }, TEXT.flaggedResult));
+  if (sub.hints > 0 && !sub.practice) parts.push(h("p", { "data-testid": "result-hints" }, TEXT.hintsResult(sub.hints)));
+  if (sub.won === false) parts.push(h("p", {}, TEXT.notAWin));
+  if (rank && rank.me) {
+    const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
+    const boardName = rank.daily_date ? TEXT.dailyBoard(rank.daily_date) : TEXT.dealBoard(rank.deal_number);
+    parts.push(h("p", { class: "rank-line" }, TEXT.rank,
+      h("b", { "data-testid": "rank", text: `#${rank.me}` }), TEXT.rankOf(rank.count, boardName),
+      h("a", { href, "data-testid": "board-link" }, TEXT.seeBoard)));
+  } else if (rank && rank.error) {
+    parts.push(h("p", {}, TEXT.rankUnavailable(rank.error)));
+  }
+  if (sub.clean === false) parts.push(h("p", { class: "muted" }, TEXT.notClean));
+  return parts;
+}
+
+// -- session ---------------------------------------------------------------------------------
+
+/** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
+function bindAttempt(play, attempt) {
+  Object.assign(play.record, {
+    attemptId: attempt.id, attemptUser: play.user.username, attemptStartedAt: attempt.started_at,
+    daily: Boolean(attempt.daily_date), ranked: attempt.ranked ?? null, practice: Boolean(attempt.practice),
+    closesAt: attempt.closes_at ?? null, hints: attempt.hints ?? 0,
+  });
+  play.timer = AttemptClock.start();
+  saveGame(play);
+}
+
+/**
+ * A numbered deal, signed in: the server's clock starts with an attempt at the first action
+ * (or a hint), once per game. Today's deal has its attempt before the cards are dealt.
+ */
+function ensureAttempt(play, { force = false } = {}) {
+  if (play.attemptStarting) return play.attemptStarting;
+  const { game, page, user } = play;
+  if (page.daily || !user.authenticated || !game || game.won || attemptIsMine(play)) return Promise.resolve();
+  if (!force && !play.record.actions.length) return Promise.resolve();
+  const forRecord = play.record;
+  const lateStart = forRecord.actions.length > 1;
+  play.attemptStarting = (async () => {
+    try {
+      const attempt = await post("/api/attempts/", { deal: forRecord.code });
+      if (play.record !== forRecord) return; // dealt again meanwhile: the next action starts a new one
+      bindAttempt(play, attempt);
+      play.record.clockNote = lateStart;
+      saveGame(play);
+      if (lateStart) say(TEXT.clockStartsNow, "info");
+    } catch (exc) {
+      say(TEXT.attemptFailed(exc.message), "error");
+    } finally {
+      play.attemptStarting = null;
+    }
+  })();
+  return play.attemptStarting;
+}
+
+/** The solver's next move, asked on the attempt: the server counts the hint on it. */
+async function askHint(play) {
+  if (!play.game || play.game.won) return;
+  if (!play.user.authenticated) {
+    window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname)}`);
+    return;
+  }
+  say(TEXT.hintLooking);
+  let action = null;
+  try {
+    await ensureAttempt(play, { force: true });
+    if (!attemptIsMine(play)) return; // ensureAttempt said why
+    const answer = await post("/api/hints/", { attempt: play.record.attemptId, actions: play.record.actions });
+    action = answer.action;
+    play.record.hints = answer.hints;
+    saveGame(play);
+    render(play);
+  } catch (exc) {
+    say(TEXT.hintFailed(exc.message), "error");
+    return;
+  }
+  if (!action || play.game.refusal(action) !== null) {
+    say(TEXT.noHint);
+    return;
+  }
+  play.hint = { action, keys: actionKeys(play.game, action) };
+  render(play);
+  say(TEXT.hintSays(describeAction(play.game, action), TEXT.hintNote), "hint");
+}
+
+/** The game is won: stop its time, show the card, and send it when signed in. */
+function onWin(play) {
+  if (!play.record.finishedAt) play.record.finishedAt = Date.now();
+  saveGame(play);
+  render(play);
+  renderResult(play);
+  if (play.user.authenticated) submit(play);
+}
+
+/** Send the won game (once: after a reload, go on polling, or show the refusal again). */
+async function submit(play) {
+  if (play.attemptStarting) { try { await play.attemptStarting; } catch { /* reported */ } }
+  if (play.record.submissionId) { poll(play); return; }
+  if (play.record.refusal) { renderResult(play); return; }
+  if (!attemptIsMine(play)) {
+    renderResult(play, TEXT.noClock);
+    return;
+  }
+  try {
+    const body = { actions: play.record.actions };
+    // A late start's first actions have no time worth sending; today's deal always has them.
+    if (play.record.daily || !play.record.clockNote) body.times = play.record.times;
+    const sent = await post(`/api/attempts/${play.record.attemptId}/submission`, body);
+    play.record.submissionId = sent.id;
+    play.record.submission = { status: sent.status };
+    saveGame(play);
+    renderResult(play);
+    poll(play);
+  } catch (exc) {
+    if (exc instanceof ApiError && exc.code === "day_closed") {
+      // The server may say when the day closed; else the attempt's answer did.
+      play.record.refusal = { code: exc.code, closedAt: (exc.detail && exc.detail.closes_at) || play.record.closesAt };
+      saveGame(play);
+      renderResult(play);
+      return;
+    }
+    renderResult(play, TEXT.notTaken(exc.message));
+  }
+}
+
+/** Whether a verified result stands on its board (else there is no rank to ask for). */
+function onBoards(sub) {
+  return sub.status === "verified" && !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
+}
+
+/** Ask for the submission until it is verified or rejected, backing off up to 5 s a round. */
+async function poll(play) {
+  if (play.polling || !play.record.submissionId) return;
+  play.polling = true;
+  const id = play.record.submissionId;
+  const forCode = play.record.code;
+  let delay = 400;
+  try {
+    for (let round = 0; round < 600 && play.record.code === forCode && play.record.submissionId === id; round++) {
+      let sub;
+      try {
+        sub = await get(`/api/submissions/${id}/`);
+      } catch (exc) {
+        if (exc instanceof ApiError && exc.status === 404) break;
+        sub = null;
+      }
+      if (sub) {
+        play.record.submission = sub;
+        saveGame(play);
+        renderResult(play);
+        if (sub.status === "verified" || sub.status === "rejected") {
+          if (onBoards(sub)) await fetchRank(play, sub);
+          return;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 1.3, 5000);
+    }
+  } finally {
+    play.polling = false;
+  }
+}
+
+async function fetchRank(play, sub) {
+  const path = sub.daily_date ? `/api/leaderboards/daily/${sub.daily_date}/?around=me&page_size=5`
+    : `/api/leaderboards/deals/${sub.deal_number}/?around=me&page_size=5`;
+  const board = { daily_date: sub.daily_date, deal_number: sub.deal_number };
+  try {
+    const answer = await get(path);
+    play.record.rank = { me: answer.me, count: answer.count, ...board };
+  } catch (exc) {
+    play.record.rank = { me: null, error: exc.message, ...board };
+  }
+  saveGame(play);
+  renderResult(play);
+}
+
+// -- deal ------------------------------------------------------------------------------------
 
 /** Try one action: the engine either refuses it (and says why) or it is played and logged. */
-function act(text) {
-  if (!play.game) return false;
-  clearTapWait();
-  const reason = play.game.refusal(text);
+function act(play, text) {
+  const { game } = play;
+  if (!game) return false;
+  clearTapWait(play);
+  const reason = game.refusal(text);
   if (reason !== null) {
-    refused(reason);
+    refused(play, reason);
     return false;
   }
-  const target = text.endsWith(">f") ? foundationTarget(text) : null;
-  play.game.play(text);
-  play.record.actions.push(text);
-  play.record.times.push(play.timer ? play.timer.stamp(play.record.times) : 0);
-  if (!play.record.startedAt) play.record.startedAt = Date.now();
+  const target = text.endsWith(">f") ? foundationTarget(game, text) : null;
+  game.play(text);
+  const { record } = play;
+  record.actions.push(text);
+  record.times.push(play.timer ? play.timer.stamp(record.times) : 0);
+  if (!record.startedAt) record.startedAt = Date.now();
   play.hint = null;
-  play.landed = landingKeys(text, target);
+  play.landed = landingKeys(game, text, target);
   say("");
-  save();
-  render();
-  if (play.game.won) onWin();
-  else ensureAttempt();
+  saveGame(play);
+  render(play);
+  if (game.won) onWin(play);
+  else ensureAttempt(play);
   return true;
 }
 
-function clearTapWait() {
-  if (play.tapWait) clearTimeout(play.tapWait.timer);
-  play.tapWait = null;
+/** Deal the cards of `play.code` and replay the saved log onto them. */
+function dealCards(play) {
+  const { code, record } = play;
+  $("deal-code").textContent = code;
+  $("code-input").placeholder = code;
+  play.game = Game.new(parseCode(code).number);
+  if (record.actions.length) {
+    const result = replayOnto(play.game, record.actions);
+    if (!result.ok) {
+      say(TEXT.resumeFailed(result.error), "error");
+      Object.assign(record, { actions: [], times: [], startedAt: null, finishedAt: null });
+      play.game = Game.new(parseCode(code).number);
+    } else if (!play.game.won) {
+      say(TEXT.welcomeBack(record.actions.length));
+    }
+  }
+  saveGame(play);
+  setStage("playing");
+  render(play);
+  renderResult(play);
+  $("table").dataset.ready = "true";
 }
 
-/** A tap on the top card of "w" or "1".."9" (section 9). */
-function tap(source, cardKey) {
-  const now = Date.now();
-  if (play.tapWait && play.tapWait.source === source && play.tapWait.cardKey === cardKey && now - play.tapWait.at < DOUBLE_TAP_MS) {
-    clearTapWait();
-    const action = play.game.tapDestination(source, true);
-    if (action) act(action);
-    else refused(`${describeSource(source)} has nowhere to go: no foundation and no column takes it.`);
-    return;
+/**
+ * The same cards again. Today's try goes on (its attempt and clock, hints counted): only the
+ * log starts again. A numbered deal starts afresh, and its next action starts a new attempt.
+ */
+function dealAgain(play) {
+  if (play.page.daily) {
+    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
+  } else {
+    play.record = freshRecord(play.code);
+    play.timer = null;
   }
-  clearTapWait();
-  const action = play.game.tapDestination(source, false);
-  if (action) {
-    act(action);
-    return;
-  }
-  const why = play.game.refusal(`${source}>f`) || "";
-  if (!play.settings.double) {
-    refused(why);
-    return;
-  }
-  // Wait for a possible second tap before saying no foundation takes it.
-  play.tapWait = { source, cardKey, at: now, timer: setTimeout(() => { play.tapWait = null; refused(why); }, DOUBLE_TAP_MS) };
+  play.game = Game.new(parseCode(play.code).number);
+  saveGame(play);
+  say(play.page.daily ? TEXT.dealtAgainDaily : TEXT.dealtAgain);
+  renderResult(play);
+  render(play);
 }
 
-function describeSource(source) {
-  const snap = play.game.snapshot();
-  const name = source === "w" ? snap.waste[snap.waste.length - 1] : snap.columns[Number(source) - 1].slice(-1)[0];
-  return name ? pretty(name) : "That card";
+/** A deal by its code (`/play/<code>/`): the saved game resumed, else a new one. */
+function openNumbered(play) {
+  const { page, user } = play;
+  play.code = page.code;
+  $("deal-kind").textContent = parseCode(play.code).mode === "D" ? TEXT.dealOfADay : TEXT.deal;
+  play.record = loadGame(play.code) || freshRecord(play.code);
+  if (attemptIsMine(play)) play.timer = AttemptClock.resume(play.record.clock);
+  dealCards(play);
+  if (play.game.won) {
+    if (user.authenticated && (play.record.submissionId || attemptIsMine(play))) submit(play);
+  } else {
+    ensureAttempt(play);
+  }
 }
 
-// -- pointer input: taps and drags ------------------------------------------------------------
+// -- daily -----------------------------------------------------------------------------------
 
-function parseSrc(src) {
-  if (src === "waste") return { kind: "waste" };
-  const [kind, a, b] = src.split(":");
-  if (kind === "col") return { kind: "col", col: Number(a), index: Number(b) };
-  return { kind: "f", foundation: Number(a) };
+/** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
+async function openDaily(play) {
+  const { user } = play;
+  try {
+    play.daily = await get("/api/daily/");
+  } catch (exc) {
+    say(TEXT.dailyUnavailable(exc.message), "error");
+    return;
+  }
+  const { daily } = play;
+  $("deal-kind").textContent = TEXT.dailyKind(daily.date) + (daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
+  $("deal-code").textContent = user.authenticated ? TEXT.codeHidden : "–";
+  const mine = user.authenticated ? daily.attempt : null;
+  if (!user.authenticated || !mine) {
+    showPanel(play, user.authenticated ? "start" : "invite");
+    return;
+  }
+  play.code = mine.code;
+  const saved = loadGame(play.code);
+  if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
+    play.record = saved;
+    play.timer = AttemptClock.resume(saved.clock);
+  } else if (mine.submission) {
+    showPanel(play, "again", mine.submission); // played on another device, or this one forgot it
+    return;
+  } else {
+    // Started on another device (or this one forgot the game): the same try, the log starts
+    // here, and so does the count of its times, which then never passes the server's clock.
+    play.record = freshRecord(play.code);
+    Object.assign(play.record, {
+      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
+      ranked: mine.ranked, practice: !mine.ranked, closesAt: daily.closes_at,
+    });
+    play.timer = AttemptClock.start();
+  }
+  dealCards(play);
+  if (play.game.won) submit(play);
 }
 
-tableEl.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0 || !play.game || play.game.won) return;
-  const target = event.target.closest("[data-src], [data-stock]");
-  if (!target || !tableEl.contains(target)) return;
-  event.preventDefault();
-  play.press = {
-    id: event.pointerId, x: event.clientX, y: event.clientY, el: target, dragging: false,
-    stock: target.hasAttribute("data-stock"), src: target.dataset.src,
-  };
-});
-
-window.addEventListener("pointermove", (event) => {
-  if (!play.press || event.pointerId !== play.press.id || play.press.stock) return;
-  const dx = event.clientX - play.press.x;
-  const dy = event.clientY - play.press.y;
-  if (!play.press.dragging) {
-    if (Math.hypot(dx, dy) < 6) return;
-    startDrag();
+/** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
+function showPanel(play, kind, previousSubmission = null) {
+  play.game = null;
+  play.hint = null;
+  play.timer = null;
+  const tableEl = $("table");
+  tableEl.replaceChildren();
+  delete tableEl.dataset.ready;
+  $("result").hidden = true;
+  for (const id of ["score", "moves", "hints"]) $(id).textContent = "0";
+  $("time").textContent = "0:00";
+  $("mode-note").hidden = true;
+  say("");
+  const next = encodeURIComponent(window.location.pathname);
+  const facts = h("p", { "data-testid": "daily-facts" }, dailyFacts(play.daily));
+  const parts = [];
+  if (kind === "invite") {
+    parts.push(h("h2", {}, TEXT.inviteTitle), facts, h("p", {}, TEXT.dailyAbout),
+      h("p", { "data-testid": "daily-invite" }, TEXT.inviteBefore,
+        h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp), TEXT.or,
+        h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn), TEXT.inviteAfter),
+      h("p", {}, TEXT.numberedOpen, numberedDealLink()));
+  } else {
+    const error = h("p", { class: "form-error", "data-testid": "start-error" });
+    const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
+    button.addEventListener("click", () => startDailyAttempt(play, button, error));
+    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle), facts,
+      h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
+      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
+      h("p", {}, button), error);
   }
-  play.press.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-  markDropTarget(event.clientX, event.clientY);
-});
+  $("daily-panel").replaceChildren(...parts.filter(Boolean));
+  setStage(kind);
+}
 
-window.addEventListener("pointerup", (event) => {
-  if (!play.press || event.pointerId !== play.press.id) return;
-  const done = play.press;
-  play.press = null;
-  if (done.dragging) {
-    endDrag(done, event.clientX, event.clientY);
+function dailyFacts(daily) {
+  const facts = [TEXT.dailyKind(daily.date)];
+  if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
+  if (daily.players !== null && daily.players !== undefined) facts.push(TEXT.playersSoFar(daily.players));
+  facts.push(TEXT.closesAt(localTime(daily.closes_at)));
+  return facts.join(" · ");
+}
+
+function numberedDealLink() {
+  const dealCode = formatCode(MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1)), "N");
+  return h("a", { href: `/play/${dealCode}/`, "data-testid": "play-numbered" }, TEXT.playNumbered(dealCode));
+}
+
+/** Start: the server opens the attempt and only its answer tells which cards these are. */
+async function startDailyAttempt(play, button, error) {
+  button.disabled = true;
+  button.textContent = TEXT.starting;
+  error.textContent = "";
+  let attempt;
+  try {
+    attempt = await post("/api/attempts/", { deal: "daily" });
+  } catch (exc) {
+    button.disabled = false;
+    button.textContent = TEXT.start;
+    error.textContent = TEXT.cannotStart(exc.message);
     return;
   }
-  if (done.stock) {
-    act("s");
-    return;
-  }
-  const src = parseSrc(done.src);
-  if (src.kind === "waste") tap("w", `w:${play.game.waste.length}`);
-  else if (src.kind === "col") {
-    const length = play.game.columns[src.col - 1].length;
-    if (src.index === length - 1) tap(String(src.col), `${src.col}:${length}`);
-  }
-});
+  play.code = attempt.deal;
+  play.record = freshRecord(play.code);
+  bindAttempt(play, attempt);
+  dealCards(play);
+  say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
+}
 
-window.addEventListener("pointercancel", (event) => {
-  if (!play.press || event.pointerId !== play.press.id) return;
-  if (play.press.dragging) cleanupDrag(play.press);
-  play.press = null;
-});
+// -- drag ------------------------------------------------------------------------------------
 
 /** The cards that move with the pointer: one card, or a column card and all above it. */
-function dragged(srcText) {
-  const src = parseSrc(srcText);
+function dragged(pressed) {
+  const src = parseSrc(pressed.src);
   if (src.kind === "col") {
-    return [...tableEl.querySelectorAll(`[data-col="${src.col}"]`)]
+    return [...$("table").querySelectorAll(`[data-col="${src.col}"]`)]
       .filter((card) => Number(card.dataset.index) >= src.index);
   }
-  return [play.press.el];
+  return [pressed.el];
 }
 
-function startDrag() {
-  clearTapWait();
-  play.press.dragging = true;
-  play.press.cards = dragged(play.press.src);
-  const first = play.press.cards[0].getBoundingClientRect();
+/** A ghost of the dragged cards follows the pointer; the cards themselves stay, dimmed. */
+function startDrag(play) {
+  clearTapWait(play);
+  const pressed = play.press;
+  const tableEl = $("table");
+  pressed.dragging = true;
+  pressed.cards = dragged(pressed);
+  const first = pressed.cards[0].getBoundingClientRect();
   const ghost = document.createElement("div");
   ghost.className = "drag-ghost";
   ghost.style.left = `${first.left}px`;
   ghost.style.top = `${first.top}px`;
   ghost.style.setProperty("--w", tableEl.style.getPropertyValue("--w"));
   ghost.style.setProperty("--h", tableEl.style.getPropertyValue("--h"));
-  for (const card of play.press.cards) {
+  for (const card of pressed.cards) {
     const rect = card.getBoundingClientRect();
     const copy = card.cloneNode(true);
     copy.style.left = `${rect.left - first.left}px`;
@@ -391,18 +577,24 @@ function startDrag() {
   }
   document.body.append(ghost);
   document.body.classList.add("dragging");
-  play.press.ghost = ghost;
+  pressed.ghost = ghost;
 }
 
+/** Drop the ghost and the highlights (the end of a drag, or a cancelled one). */
 function cleanupDrag(done) {
   done.ghost?.remove();
   for (const card of done.cards || []) card.classList.remove("drag-origin");
-  tableEl.querySelectorAll(".drop-target").forEach((node) => node.classList.remove("drop-target"));
+  clearDropTargets();
   document.body.classList.remove("dragging");
+}
+
+function clearDropTargets() {
+  $("table").querySelectorAll(".drop-target").forEach((node) => node.classList.remove("drop-target"));
 }
 
 /** What lies under the pointer: {foundations: true} or {column: n}, else null. */
 function dropTargetAt(x, y) {
+  const tableEl = $("table");
   const hit = document.elementFromPoint(x, y);
   if (!hit || !tableEl.contains(hit)) return null;
   if (hit.closest("[data-foundations]")) return { foundations: true };
@@ -421,66 +613,180 @@ function dropTargetAt(x, y) {
   return null;
 }
 
+/** Light up what the pointer is over. */
 function markDropTarget(x, y) {
-  tableEl.querySelectorAll(".drop-target").forEach((node) => node.classList.remove("drop-target"));
+  clearDropTargets();
   const target = dropTargetAt(x, y);
   if (!target) return;
+  const tableEl = $("table");
   const node = target.foundations ? tableEl.querySelector("[data-foundations]")
     : tableEl.querySelector(`[data-column="${target.column}"]`);
   node?.classList.add("drop-target");
 }
 
-/** The action a drop means (null: put it back where it was), or {message} for no action at all. */
-function dropAction(srcText, target) {
+/**
+ * The action a drop of `srcText` on `target` means on `game` (null: put it back where it
+ * was), or {message} for a drop that is no action at all.
+ */
+function dropAction(game, srcText, target) {
   if (!target) return null;
   const src = parseSrc(srcText);
   if (src.kind === "waste") return target.foundations ? "w>f" : `w>${target.column}`;
   if (src.kind === "f") return target.foundations ? null : `f${src.foundation}>${target.column}`;
-  const k = play.game.columns[src.col - 1].length - src.index;
-  if (target.foundations) return k === 1 ? `${src.col}>f` : { message: RUN_TO_FOUNDATION };
+  const k = game.columns[src.col - 1].length - src.index;
+  if (target.foundations) return k === 1 ? `${src.col}>f` : { message: TEXT.runToFoundation };
   if (target.column === src.col) return null;
   if (k === 1) return `${src.col}>${target.column}`;
-  if (k > 13) return { message: RUN_TO_FOUNDATION };
+  if (k > 13) return { message: TEXT.runToFoundation };
   return `${src.col}>${target.column}:${k}`;
 }
 
-function endDrag(done, x, y) {
+/** The drag let go at (x, y): play what the drop means, refuse it, or put the cards back. */
+function endDrag(play, done, x, y) {
   done.ghost.style.display = "none";
   const target = dropTargetAt(x, y);
   cleanupDrag(done);
-  const action = dropAction(done.src, target);
+  const action = dropAction(play.game, done.src, target);
   if (action === null) return;
-  if (typeof action === "object") refused(action.message);
-  else act(action);
+  if (typeof action === "object") refused(play, action.message);
+  else act(play, action);
 }
 
-tableEl.addEventListener("keydown", (event) => {
-  if ((event.key === "Enter" || event.key === " ") && event.target.hasAttribute("data-stock")) {
-    event.preventDefault();
-    act("s");
-  }
-});
+// -- gestures --------------------------------------------------------------------------------
 
-document.addEventListener("keydown", (event) => {
-  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.target.closest("input, textarea")) {
-    event.preventDefault();
-    act("u");
-  }
-});
+const DOUBLE_TAP_MS = 400;
+const DRAG_THRESHOLD_PX = 6;
 
-// -- buttons ----------------------------------------------------------------------------------
+/** Listen to the board (and the window, where a drag goes on) for the page's gestures. */
+function bindGestures(play) {
+  const tableEl = $("table");
+  tableEl.addEventListener("pointerdown", (event) => press(play, event));
+  window.addEventListener("pointermove", (event) => move(play, event));
+  window.addEventListener("pointerup", (event) => release(play, event));
+  window.addEventListener("pointercancel", (event) => {
+    if (!play.press || event.pointerId !== play.press.id) return;
+    if (play.press.dragging) cleanupDrag(play.press);
+    play.press = null;
+  });
+  tableEl.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && event.target.hasAttribute("data-stock")) {
+      event.preventDefault();
+      act(play, "s");
+    }
+  });
+  document.addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.target.closest("input, textarea")) {
+      event.preventDefault();
+      act(play, "u");
+    }
+  });
+}
 
-$("undo").addEventListener("click", () => act("u"));
-$("hint").addEventListener("click", () => askHint());
-$("same-deal").addEventListener("click", () => restart());
-$("new-deal").addEventListener("click", () => {
-  const number = MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1));
-  window.location.assign(`/play/${formatCode(number, "N")}/`);
-});
-
-$("code-form").addEventListener("submit", (event) => {
+function press(play, event) {
+  if (event.button !== 0 || !play.game || play.game.won) return;
+  const tableEl = $("table");
+  const target = event.target.closest("[data-src], [data-stock]");
+  if (!target || !tableEl.contains(target)) return;
   event.preventDefault();
-  const input = $("code-input");
+  play.press = {
+    id: event.pointerId, x: event.clientX, y: event.clientY, el: target, dragging: false,
+    stock: target.hasAttribute("data-stock"), src: target.dataset.src,
+  };
+}
+
+function move(play, event) {
+  const pressed = play.press;
+  if (!pressed || event.pointerId !== pressed.id || pressed.stock) return;
+  const dx = event.clientX - pressed.x;
+  const dy = event.clientY - pressed.y;
+  if (!pressed.dragging) {
+    if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
+    startDrag(play);
+  }
+  pressed.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  markDropTarget(event.clientX, event.clientY);
+}
+
+/** Let go: the end of a drag, or a tap (on the stock, or on a top card). */
+function release(play, event) {
+  if (!play.press || event.pointerId !== play.press.id) return;
+  const done = play.press;
+  play.press = null;
+  if (done.dragging) {
+    endDrag(play, done, event.clientX, event.clientY);
+    return;
+  }
+  if (done.stock) {
+    act(play, "s");
+    return;
+  }
+  const { game } = play;
+  const src = parseSrc(done.src);
+  if (src.kind === "waste") tap(play, "w", `w:${game.waste.length}`);
+  else if (src.kind === "col") {
+    const length = game.columns[src.col - 1].length;
+    if (src.index === length - 1) tap(play, String(src.col), `${src.col}:${length}`);
+  }
+}
+
+/** A tap on the top card of "w" or "1".."9" (section 9). */
+function tap(play, source, cardKey) {
+  const { game, tapWait } = play;
+  const now = Date.now();
+  if (tapWait && tapWait.source === source && tapWait.cardKey === cardKey && now - tapWait.at < DOUBLE_TAP_MS) {
+    clearTapWait(play);
+    const action = game.tapDestination(source, true);
+    if (action) act(play, action);
+    else refused(play, TEXT.nowhereToGo(describeSource(game, source)));
+    return;
+  }
+  clearTapWait(play);
+  const action = game.tapDestination(source, false);
+  if (action) {
+    act(play, action);
+    return;
+  }
+  const why = game.refusal(`${source}>f`) || "";
+  if (!play.settings.double) {
+    refused(play, why);
+    return;
+  }
+  // Wait for a possible second tap before saying no foundation takes it.
+  play.tapWait = {
+    source, cardKey, at: now, timer: setTimeout(() => { play.tapWait = null; refused(play, why); }, DOUBLE_TAP_MS),
+  };
+}
+
+// -- the page ---------------------------------------------------------------------------------
+
+/** The settings' boxes, checked from the saved settings and saved when changed. */
+function bindSettings(play) {
+  loadSettings(play.settings);
+  for (const [id, key] of [["opt-double", "double"], ["opt-rules", "rules"]]) {
+    const box = $(id);
+    box.checked = Boolean(play.settings[key]);
+    box.addEventListener("change", () => {
+      play.settings[key] = box.checked;
+      saveSettings(play.settings);
+    });
+  }
+}
+
+/** Same deal: the cards again, or today's Start once its try is over (a new attempt). */
+function sameDeal(play) {
+  clearTapWait(play);
+  play.hint = null;
+  play.landed = null;
+  const { record } = play;
+  if (play.page.daily && !(attemptIsMine(play) && !record.submissionId && !record.refusal)) {
+    showPanel(play, "again", record.submissionId);
+    return;
+  }
+  dealAgain(play);
+}
+
+/** A deal code or number typed in: that deal's page (an invalid code is said, not followed). */
+function playTyped(input) {
   const typed = input.value.trim().toUpperCase();
   input.value = typed;
   if (!typed) return;
@@ -491,484 +797,54 @@ $("code-form").addEventListener("submit", (event) => {
     if (!(exc instanceof InvalidCode)) throw exc;
     say(exc.message, "error");
   }
-});
-$("code-input").addEventListener("input", (event) => {
-  const input = event.target;
-  const at = input.selectionStart;
-  input.value = input.value.toUpperCase();
-  input.setSelectionRange(at, at);
-});
-
-function restart() {
-  clearTapWait();
-  play.hint = null;
-  play.landed = null;
-  if (page.daily && !(attemptIsMine(play) && !play.record.submissionId && !play.record.refusal)) {
-    // Today's try is over: another game is a new attempt, which needs Start again.
-    showPanel("again", play.record.submissionId);
-    return;
-  }
-  if (page.daily) {
-    // The same try goes on (its attempt and clock, hints counted): only the log starts again.
-    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
-  } else {
-    play.record = freshState(play.code);
-    play.timer = null;
-  }
-  play.game = Game.new(parseCode(play.code).number);
-  save();
-  say(page.daily ? TEXT.dealtAgainDaily : "Dealt again: the same cards, a fresh start.");
-  renderResult();
-  render();
 }
 
-// -- hints ------------------------------------------------------------------------------------
-
-/** The cells to light up for an action text. */
-function actionKeys(text) {
-  if (text === "s") return ["stock"];
-  const [from, rest] = text.split(">");
-  const [to, kText] = rest.split(":");
-  const keys = [];
-  if (from === "w") keys.push("waste");
-  else if (from.startsWith("f")) keys.push(`foundation:${from.slice(1)}`);
-  else {
-    const length = play.game.columns[Number(from) - 1].length;
-    const k = kText ? Number(kText) : 1;
-    for (let i = length - k; i < length; i++) keys.push(`col:${from}:${i}`);
-  }
-  if (to === "f") {
-    const f = foundationTarget(text);
-    keys.push(f === null ? "foundations" : `foundation:${f + 1}`);
-  } else {
-    const length = play.game.columns[Number(to) - 1].length;
-    keys.push(length ? `col:${to}:${length - 1}` : `column:${to}`);
-  }
-  return keys;
-}
-
-function describe(text) {
-  const snap = play.game.snapshot();
-  if (text === "u") return "undo the last move";
-  if (text === "s") return snap.stock.length ? "draw a card from the stock" : "turn the waste over into the stock";
-  const [from, rest] = text.split(">");
-  const [to, kText] = rest.split(":");
-  let what;
-  let where;
-  if (from === "w") { what = pretty(snap.waste[snap.waste.length - 1]); where = "the waste"; }
-  else if (from.startsWith("f")) { what = pretty(snap.foundations[Number(from.slice(1)) - 1]); where = `foundation ${from.slice(1)}`; }
-  else {
-    const column = snap.columns[Number(from) - 1];
-    const k = kText ? Number(kText) : 1;
-    what = k > 1 ? `the run from ${pretty(column[column.length - k])}` : pretty(column[column.length - 1]);
-    where = `column ${from}`;
-  }
-  const onto = to === "f" ? "a foundation" : `column ${to}`;
-  return `move ${what} from ${where} to ${onto}`;
-}
-
-/** The solver's next move, asked on the attempt: the server counts the hint on it. */
-async function askHint() {
-  if (!play.game || play.game.won) return;
-  if (!user.authenticated) {
-    window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname)}`);
-    return;
-  }
-  say(TEXT.hintLooking);
-  let action = null;
-  try {
-    await ensureAttempt({ force: true });
-    if (!attemptIsMine(play)) return; // ensureAttempt said why
-    const answer = await post("/api/hints/", { attempt: play.record.attemptId, actions: play.record.actions });
-    action = answer.action;
-    play.record.hints = answer.hints;
-    save();
-    render();
-  } catch (exc) {
-    say(TEXT.hintFailed(exc.message), "error");
-    return;
-  }
-  if (!action || play.game.refusal(action) !== null) {
-    say("No move to suggest from here: undo a few moves or start again.");
-    return;
-  }
-  play.hint = { action, keys: actionKeys(action) };
-  render();
-  say(`Hint: ${describe(action)}. ${TEXT.hintNote}`, "hint");
-}
-
-// -- the server: attempts, submissions, ranks -------------------------------------------------
-
-/** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
-function bindAttempt(attempt) {
-  Object.assign(play.record, {
-    attemptId: attempt.id, attemptUser: user.username, attemptStartedAt: attempt.started_at,
-    daily: Boolean(attempt.daily_date), ranked: attempt.ranked ?? null, practice: Boolean(attempt.practice),
-    closesAt: attempt.closes_at ?? null, hints: attempt.hints ?? 0,
+function bindToolbar(play) {
+  $("undo").addEventListener("click", () => act(play, "u"));
+  $("hint").addEventListener("click", () => askHint(play));
+  $("same-deal").addEventListener("click", () => sameDeal(play));
+  $("new-deal").addEventListener("click", () => {
+    const number = MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1));
+    window.location.assign(`/play/${formatCode(number, "N")}/`);
   });
-  play.timer = AttemptClock.start();
-  save();
+  $("code-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    playTyped($("code-input"));
+  });
+  $("code-input").addEventListener("input", (event) => {
+    const input = event.target;
+    const at = input.selectionStart;
+    input.value = input.value.toUpperCase();
+    input.setSelectionRange(at, at);
+  });
 }
 
-/**
- * A numbered deal, signed in: the server's clock starts with an attempt at the first action
- * (or a hint), once per game. Today's deal has its attempt before the cards are dealt.
- */
-function ensureAttempt({ force = false } = {}) {
-  if (play.attemptStarting) return play.attemptStarting;
-  if (page.daily || !user.authenticated || !play.game || play.game.won || attemptIsMine(play)) return Promise.resolve();
-  if (!force && !play.record.actions.length) return Promise.resolve();
-  const forState = play.record;
-  const lateStart = play.record.actions.length > 1;
-  play.attemptStarting = (async () => {
-    try {
-      const attempt = await post("/api/attempts/", { deal: play.record.code });
-      if (play.record !== forState) return; // dealt again meanwhile: the next action starts a new one
-      bindAttempt(attempt);
-      play.record.clockNote = lateStart;
-      save();
-      if (lateStart) say("You are signed in: the server's clock for this game starts now.", "info");
-    } catch (exc) {
-      say(`Could not start this game on the server (${exc.message}); it can't be ranked yet.`, "error");
-    } finally {
-      play.attemptStarting = null;
-    }
-  })();
-  return play.attemptStarting;
+/** The table is measured again once a resize has settled. */
+function bindResize(play) {
+  let settle = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(settle);
+    settle = setTimeout(() => { measureLayout(play); render(play); }, 100);
+  });
 }
 
-function onWin() {
-  if (!play.record.finishedAt) play.record.finishedAt = Date.now();
-  save();
-  render();
-  renderResult();
-  if (user.authenticated) submit();
-}
-
-async function submit() {
-  if (play.attemptStarting) { try { await play.attemptStarting; } catch { /* reported */ } }
-  if (play.record.submissionId) { poll(); return; }
-  if (play.record.refusal) { renderResult(); return; }
-  if (!attemptIsMine(play)) {
-    renderResult("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”.");
-    return;
-  }
-  try {
-    const body = { actions: play.record.actions };
-    // A late start's first actions have no time worth sending; today's deal always has them.
-    if (play.record.daily || !play.record.clockNote) body.times = play.record.times;
-    const sent = await post(`/api/attempts/${play.record.attemptId}/submission`, body);
-    play.record.submissionId = sent.id;
-    play.record.submission = { status: sent.status };
-    save();
-    renderResult();
-    poll();
-  } catch (exc) {
-    if (exc instanceof ApiError && exc.code === "day_closed") {
-      // The server may say when the day closed; else the attempt's answer did.
-      play.record.refusal = { code: exc.code, closedAt: (exc.detail && exc.detail.closes_at) || play.record.closesAt };
-      save();
-      renderResult();
-      return;
-    }
-    renderResult(`The server did not take this game: ${exc.message}`);
-  }
-}
-
-/** Whether a verified result stands on its board (else there is no rank to ask for). */
-function onBoards(sub) {
-  return sub.status === "verified" && !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
-}
-
-async function poll() {
-  if (play.polling || !play.record.submissionId) return;
-  play.polling = true;
-  const id = play.record.submissionId;
-  const forCode = play.record.code;
-  let delay = 400;
-  try {
-    for (let round = 0; round < 600 && play.record.code === forCode && play.record.submissionId === id; round++) {
-      let sub;
-      try {
-        sub = await get(`/api/submissions/${id}/`);
-      } catch (exc) {
-        if (exc instanceof ApiError && exc.status === 404) break;
-        sub = null;
-      }
-      if (sub) {
-        play.record.submission = sub;
-        save();
-        renderResult();
-        if (sub.status === "verified" || sub.status === "rejected") {
-          if (onBoards(sub)) await fetchRank(sub);
-          return;
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 1.3, 5000);
-    }
-  } finally {
-    play.polling = false;
-  }
-}
-
-async function fetchRank(sub) {
-  const path = sub.daily_date ? `/api/leaderboards/daily/${sub.daily_date}/?around=me&page_size=5`
-    : `/api/leaderboards/deals/${sub.deal_number}/?around=me&page_size=5`;
-  try {
-    const board = await get(path);
-    play.record.rank = { me: board.me, count: board.count, daily_date: sub.daily_date, deal_number: sub.deal_number };
-  } catch (exc) {
-    play.record.rank = { me: null, error: exc.message, daily_date: sub.daily_date, deal_number: sub.deal_number };
-  }
-  save();
-  renderResult();
-}
-
-const STATUS_TEXT = {
-  pending: "Sent to the server: waiting for the verifier…",
-  verifying: "The server is replaying your moves…",
-  verified: "Verified by the server.",
-  rejected: "Rejected by the server.",
-};
-
-function renderResult(note) {
-  if (!play.game || !play.game.won) {
-    resultEl.hidden = true;
-    resultEl.replaceChildren();
-    return;
-  }
-  const snap = play.game.snapshot();
-  const time = play.record.startedAt ? clock((play.record.finishedAt || Date.now()) - play.record.startedAt) : "–";
-  const parts = [
-    h("h2", { text: "You won!" }),
-    h("p", { class: "result-line" },
-      h("b", { "data-testid": "result-score", text: snap.score }), " points in ",
-      h("b", { "data-testid": "result-moves", text: snap.moves }), " moves, ", h("b", { text: time }),
-      play.record.hints ? ` with ${play.record.hints} hint${play.record.hints > 1 ? "s" : ""}` : ""),
-  ];
-  if (!user.authenticated) {
-    const next = encodeURIComponent(window.location.pathname);
-    parts.push(h("p", { class: "invite", "data-testid": "signup-invite" },
-      "Only signed-in players' games are verified and ranked. ",
-      h("a", { href: `/signup/?next=${next}` }, "Sign up"), " or ", h("a", { href: `/login/?next=${next}` }, "log in"),
-      ", then play the next one for the boards."));
-  } else {
-    const sub = play.record.submission;
-    if (sub) {
-      const status = sub.status;
-      const line = h("p", { class: `submission-status status-${status}`, "data-testid": "submission-status", "data-status": status },
-        STATUS_TEXT[status] || status);
-      parts.push(line);
-      if (status === "rejected") {
-        parts.push(h("p", { class: "form-error" }, `Action ${sub.error_index}: ${sub.error}`));
-      }
-      if (status === "verified") {
-        if (sub.practice) parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practiceResult));
-        if (sub.copy_of) parts.push(h("p", { "data-testid": "result-copy" }, TEXT.copyResult));
-        if (sub.flagged) parts.push(h("p", { "data-testid": "flagged" }, TEXT.flaggedResult));
-        if (sub.hints > 0 && !sub.practice) parts.push(h("p", { "data-testid": "result-hints" }, TEXT.hintsResult(sub.hints)));
-        if (sub.won === false) parts.push(h("p", {}, "The server's replay did not end in a win."));
-        const rank = play.record.rank;
-        if (rank && rank.me) {
-          const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
-          const boardName = rank.daily_date ? `the board of ${rank.daily_date}` : `the board of deal ${rank.deal_number}`;
-          parts.push(h("p", { class: "rank-line" }, "Rank ",
-            h("b", { "data-testid": "rank", text: `#${rank.me}` }), ` of ${rank.count} on ${boardName}. `,
-            h("a", { href, "data-testid": "board-link" }, "See the board")));
-        } else if (rank && rank.error) {
-          parts.push(h("p", {}, `Rank unavailable: ${rank.error}`));
-        }
-        if (sub.clean === false) parts.push(h("p", { class: "muted" }, "Not a clean game (undo or hints used)."));
-      }
-    } else if (play.record.refusal && play.record.refusal.code === "day_closed") {
-      parts.push(h("p", { class: "form-error", "data-testid": "day-closed" }, TEXT.dayClosed(localTime(play.record.refusal.closedAt))));
-    } else if (!note) {
-      parts.push(h("p", { "data-testid": "submission-status", "data-status": "sending" }, "Sending your game to the server…"));
-    }
-    if (play.record.practice && !(sub && sub.status === "verified")) {
-      parts.push(h("p", { "data-testid": "result-practice" }, TEXT.practice));
-    }
-  }
-  if (note) parts.push(h("p", { class: "note" }, note));
-  parts.push(h("p", { class: "result-actions" },
-    h("button", { type: "button", onclick: () => restart() }, "Same deal"), " ",
-    h("button", { type: "button", onclick: () => $("new-deal").click() }, "New deal"), " ",
-    h("a", { href: "/boards/" }, "Boards")));
-  resultEl.replaceChildren(...parts);
-  resultEl.hidden = false;
-}
-
-// -- today's deal: before the cards are dealt -------------------------------------------------
-
-const panelEl = $("daily-panel");
-
-/** "invite" and "start"/"again" show the panel and no cards; "playing" the table. */
-function setStage(stage) {
-  $("game").dataset.stage = stage;
-  panelEl.hidden = stage === "playing";
-  for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
-}
-
-function dailyFacts() {
-  const facts = [TEXT.dailyKind(play.daily.date)];
-  if (play.daily.proven_winnable) facts.push(TEXT.provenWinnable);
-  if (play.daily.players !== null && play.daily.players !== undefined) facts.push(TEXT.playersSoFar(play.daily.players));
-  facts.push(TEXT.closesAt(localTime(play.daily.closes_at)));
-  return facts.join(" · ");
-}
-
-function numberedDealLink() {
-  const dealCode = formatCode(MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1)), "N");
-  return h("a", { href: `/play/${dealCode}/`, "data-testid": "play-numbered" }, TEXT.playNumbered(dealCode));
-}
-
-/** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
-function showPanel(kind, previousSubmission = null) {
-  play.game = null;
-  play.hint = null;
-  play.timer = null;
-  tableEl.replaceChildren();
-  delete tableEl.dataset.ready;
-  resultEl.hidden = true;
-  for (const id of ["score", "moves", "hints"]) $(id).textContent = "0";
-  $("time").textContent = "0:00";
-  $("mode-note").hidden = true;
-  say("");
-  const next = encodeURIComponent(window.location.pathname);
-  const parts = [];
-  if (kind === "invite") {
-    parts.push(h("h2", {}, TEXT.inviteTitle),
-      h("p", { "data-testid": "daily-facts" }, dailyFacts()), h("p", {}, TEXT.dailyAbout),
-      h("p", { "data-testid": "daily-invite" }, TEXT.inviteBefore,
-        h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp), TEXT.or,
-        h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn), TEXT.inviteAfter),
-      h("p", {}, TEXT.numberedOpen, numberedDealLink()));
-  } else {
-    const error = h("p", { class: "form-error", "data-testid": "start-error" });
-    const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
-    button.addEventListener("click", () => startDailyAttempt(button, error));
-    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle),
-      h("p", { "data-testid": "daily-facts" }, dailyFacts()),
-      h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
-      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
-      h("p", {}, button), error);
-  }
-  panelEl.replaceChildren(...parts.filter(Boolean));
-  setStage(kind);
-}
-
-/** Start: the server opens the attempt and only its answer tells which cards these are. */
-async function startDailyAttempt(button, error) {
-  button.disabled = true;
-  button.textContent = TEXT.starting;
-  error.textContent = "";
-  let attempt;
-  try {
-    attempt = await post("/api/attempts/", { deal: "daily" });
-  } catch (exc) {
-    button.disabled = false;
-    button.textContent = TEXT.start;
-    error.textContent = TEXT.cannotStart(exc.message);
-    return;
-  }
-  play.code = attempt.deal;
-  play.record = freshState(play.code);
-  bindAttempt(attempt);
-  dealCards();
-  say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
-}
-
-/** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
-async function openDaily() {
-  try {
-    play.daily = await get("/api/daily/");
-  } catch (exc) {
-    say(`Today's deal is not available: ${exc.message}`, "error");
-    return;
-  }
-  $("deal-kind").textContent = TEXT.dailyKind(play.daily.date) + (play.daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
-  $("deal-code").textContent = user.authenticated ? TEXT.codeHidden : "–";
-  const mine = user.authenticated ? play.daily.attempt : null;
-  if (!user.authenticated || !mine) {
-    showPanel(user.authenticated ? "start" : "invite");
-    return;
-  }
-  play.code = mine.code;
-  const saved = load(play.code);
-  if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
-    play.record = saved;
-    play.timer = AttemptClock.resume(play.record.clock);
-  } else if (mine.submission) {
-    showPanel("again", mine.submission); // played on another device, or this one forgot it
-    return;
-  } else {
-    // Started on another device (or this one forgot the game): the same try, the log starts
-    // here, and so does the count of its times, which then never passes the server's clock.
-    play.record = freshState(play.code);
-    Object.assign(play.record, {
-      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
-      ranked: mine.ranked, practice: !mine.ranked, closesAt: play.daily.closes_at,
-    });
-    play.timer = AttemptClock.start();
-  }
-  dealCards();
-  if (play.game.won) submit();
-}
-
-// -- start ------------------------------------------------------------------------------------
-
-/** Deal the cards of `code` and replay the saved log onto them. */
-function dealCards() {
-  $("deal-code").textContent = play.code;
-  $("code-input").placeholder = play.code;
-  play.game = Game.new(parseCode(play.code).number);
-  if (play.record.actions.length) {
-    const result = replayOnto(play.game, play.record.actions);
-    if (!result.ok) {
-      say(`The saved game could not be resumed (${result.error}); dealt again.`, "error");
-      Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
-      play.game = Game.new(parseCode(play.code).number);
-    } else if (!play.game.won) {
-      say(`Welcome back: your game is where you left it (${play.record.actions.length} actions).`);
-    }
-  }
-  save();
-  setStage("playing");
-  render();
-  renderResult();
-  tableEl.dataset.ready = "true";
-}
-
-async function start() {
+async function start(play) {
   forgetOldGames();
-  $("hint").textContent = user.authenticated ? TEXT.hint : TEXT.hintSignIn;
+  $("hint").textContent = play.user.authenticated ? TEXT.hint : TEXT.hintSignIn;
   $("mode-note").textContent = TEXT.practice;
-  if (page.error) {
-    say(page.error, "error");
-    $("deal-code").textContent = "invalid code";
+  if (play.page.error) {
+    say(play.page.error, "error");
+    $("deal-code").textContent = TEXT.invalidCode;
     return;
   }
-  if (page.daily) {
-    await openDaily();
-    return;
-  }
-  play.code = page.code;
-  $("deal-kind").textContent = parseCode(play.code).mode === "D" ? "Deal of a day" : "Deal";
-  play.record = load(play.code) || freshState(play.code);
-  if (attemptIsMine(play)) play.timer = AttemptClock.resume(play.record.clock);
-  dealCards();
-  if (play.game.won) {
-    if (user.authenticated && (play.record.submissionId || attemptIsMine(play))) submit();
-  } else {
-    ensureAttempt();
-  }
+  if (play.page.daily) await openDaily(play);
+  else openNumbered(play);
 }
 
-let resizeTimer = null;
-window.addEventListener("resize", () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => { measureLayout(); render(); }, 100);
-});
-
-start();
+const play = createPlayState(pageData());
+bindSettings(play);
+setInterval(() => tick(play), 1000);
+bindGestures(play);
+bindToolbar(play);
+bindResize(play);
+start(play);

@@ -32,3 +32,9 @@ export function attemptIsMine(play) {
   const { record, user } = play;
   return Boolean(record && record.attemptId && record.attemptUser === user.username);
 }
+
+/** Forget a first tap waiting for a second: any other action or gesture ends the wait. */
+export function clearTapWait(play) {
+  if (play.tapWait) clearTimeout(play.tapWait.timer);
+  play.tapWait = null;
+}
