@@ -1,6 +1,6 @@
 """The browser engine (frontend/static/frontend/engine.js) agrees with the Python engine.
 
-games/vectors.py records what the Python engine answers in many situations;
+frontend/vectors.py records what the Python engine answers in many situations;
 frontend/static/frontend/vectors.json is that record, committed so that the JavaScript
 tests need no Python. Refusals are recorded as reason codes and arguments: these tests
 check that the Python engine's words are the catalogue's template for each of them and that
@@ -18,7 +18,7 @@ from games import (
     ACTIONS, MESSAGES, InvalidCode, MalformedAction, Refusal, format_code, parse_action,
     parse_code, render, replay,
 )
-from games.vectors import REGENERATE, ROOT, VECTORS_PATH, fresh_game, vectors_text
+from frontend.vectors import REGENERATE, ROOT, VECTORS_PATH, fresh_game, vectors_text
 
 NODE_TIMEOUT = 300
 
@@ -36,7 +36,7 @@ def test_vectors_json_is_current():
     assert VECTORS_PATH.exists(), f"{VECTORS_PATH} is missing: run `{REGENERATE}` and commit it"
     current = VECTORS_PATH.read_text(encoding="utf-8")
     assert current == vectors_text(), (
-        f"{VECTORS_PATH.relative_to(ROOT)} is stale (the Python engine, games/vectors.py or "
+        f"{VECTORS_PATH.relative_to(ROOT)} is stale (the Python engine, frontend/vectors.py or "
         f"tests/data/won_games.jsonl changed): run `{REGENERATE}` and commit it"
     )
 

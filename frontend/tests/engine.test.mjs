@@ -1,6 +1,6 @@
 // The browser engine (frontend/static/frontend/engine.js) against the Python engine.
 //
-// vectors.json is written from the Python engine by games/vectors.py (`python manage.py
+// vectors.json is written from the Python engine by frontend/vectors.py (`python manage.py
 // vectors`); every vector in it is checked here. Refusals are compared as reason codes and
 // arguments; their words come from messages.js, whose catalogue must be Python's. A few
 // hand-written tests of the rules and of the words follow.

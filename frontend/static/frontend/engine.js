@@ -4,8 +4,8 @@
  * A faithful port of the Python engine in games/ (cards.py, deal.py, actions.py, game.py,
  * replay.py). The two must agree to the card: the same layouts, the same legal actions in
  * the same order, the same refusals (reason code and arguments), the same scores. The Python
- * engine is the reference; games/vectors.py writes frontend/static/frontend/vectors.json from
- * it and frontend/tests/engine.test.mjs checks this file against every vector
+ * engine is the reference; frontend/vectors.py writes vectors.json from it and
+ * frontend/tests/engine.test.mjs checks this file against every vector
  * (`node --test frontend/tests/`).
  *
  * Refusals: every rule names itself with a code, as {code, args} (Game#refusalCode,

@@ -1,12 +1,12 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games.vectors import REGENERATE, VECTORS_PATH, vectors_text
+from frontend.vectors import REGENERATE, VECTORS_PATH, vectors_text
 
 
 class Command(BaseCommand):
     help = (
         "Write the browser engine's test vectors (built from the Python engine by "
-        "games/vectors.py) to frontend/static/frontend/vectors.json; with --check, only "
+        "frontend/vectors.py) to frontend/static/frontend/vectors.json; with --check, only "
         "compare and exit non-zero when the file on disk is stale."
     )
 

@@ -1,4 +1,8 @@
-"""Test vectors that tie the browser engine to this one (pure Python, no Django).
+"""Test vectors that tie the browser engine (engine.js) to the Python engine in games/.
+
+Plain Python, no Django: it uses only the public names of ``games``. It lives here, with the
+browser engine and its vectors.json, so that ``games/`` reads and writes nothing but its own
+code.
 
 ``build_vectors()`` plays the Python engine, the reference, through deterministic
 situations (fixed seeds, fixed deal numbers) and records what it answers: layouts, deal
@@ -22,16 +26,16 @@ import json
 import random
 from pathlib import Path
 
-from .actions import ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, WASTE_COL, WASTE_F, format_action
-from .actions import malformed_refusal
-from .cards import NAME, card
-from .deal import InvalidCode, Layout, deal, format_code, parse_code
-from .game import HISTORY_LIMIT, Game
-from .refusals import MESSAGES, SUIT_NAMES, Refusal
-from .replay import ReplayResult, replay, replay_onto
+from games import (
+    ACTIONS, HISTORY_LIMIT, MESSAGES, Game, InvalidCode, Layout, Refusal, ReplayResult, card, deal,
+    format_action, format_code, malformed_refusal, parse_code, replay, replay_onto,
+)
+from games.actions import COL_COL, COL_F, FOUND_COL, STOCK, WASTE_COL, WASTE_F
+from games.cards import NAME
+from games.refusals import SUIT_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-VECTORS_PATH = ROOT / "frontend" / "static" / "frontend" / "vectors.json"
+VECTORS_PATH = Path(__file__).resolve().parent / "static" / "frontend" / "vectors.json"
 WON_GAMES_PATH = ROOT / "tests" / "data" / "won_games.jsonl"
 REGENERATE = "python manage.py vectors"
 
@@ -51,7 +55,7 @@ def build_vectors() -> dict:
     vectors = {
         "meta": {
             "rules": "EH1",
-            "generator": "games/vectors.py",
+            "generator": "frontend/vectors.py",
             "regenerate": REGENERATE,
             "history_limit": HISTORY_LIMIT,
             "refusal_digest": "sha256 of the lines '<action>\\t<refusal or empty>' joined by '\\n', "
