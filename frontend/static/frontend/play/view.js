@@ -1,0 +1,76 @@
+/**
+ * Drawing the page from its state: the table (table.js), the heads-up numbers, the move log,
+ * the status line under the toolbar, and which stage shows (a panel or the cards).
+ */
+
+import { clock } from "../api.js";
+import { renderTable } from "../table.js";
+
+export const $ = (id) => document.getElementById(id);
+
+/** The status line: a rule's refusal, a hint, a note from the server. "" clears it. */
+export function say(text, kind = "info") {
+  const ruleEl = $("rule-message");
+  ruleEl.textContent = text || "";
+  ruleEl.dataset.kind = text ? kind : "";
+  ruleEl.classList.remove("pulse");
+  if (text) {
+    void ruleEl.offsetWidth; // restart the animation
+    ruleEl.classList.add("pulse");
+  }
+}
+
+/** Say why a move is refused, when "Interactive rules" is on. */
+export function refused(play, reason) {
+  if (play.settings.rules) say(reason, "refused");
+  else say("");
+}
+
+/** Measured once and on resize: reading layout on every action would slow every tap. */
+export function measureLayout(play) {
+  const tableEl = $("table");
+  const top = tableEl.getBoundingClientRect().top + window.scrollY;
+  play.layout = {
+    width: tableEl.clientWidth,
+    maxColumnHeight: Math.max(window.innerHeight - Math.min(top, window.innerHeight * 0.45) - 24, 260),
+  };
+  // Lets a test (or a curious reader) see which window width the table was laid out for.
+  tableEl.dataset.laidOutFor = String(window.innerWidth);
+}
+
+export function render(play) {
+  const { game, record } = play;
+  if (!game) return;
+  const tableEl = $("table");
+  const snap = game.snapshot();
+  const keys = {};
+  if (play.hint) for (const key of play.hint.keys) keys[key] = "hinted";
+  if (play.landed) for (const key of play.landed) keys[key] = `${keys[key] || ""} landed`.trim();
+  if (!play.layout) measureLayout(play);
+  renderTable(tableEl, snap, { interactive: !snap.won, keys, ...play.layout });
+  $("score").textContent = snap.score;
+  $("moves").textContent = snap.moves;
+  $("hints").textContent = record.hints;
+  $("mode-note").hidden = !record.practice;
+  tableEl.dataset.logLength = record.actions.length;
+  $("log-length").textContent = record.actions.length;
+  $("move-log").value = JSON.stringify({ deal: play.code, actions: record.actions });
+  $("undo").disabled = snap.won;
+  $("hint").disabled = snap.won;
+  tick(play);
+}
+
+/** The game's time in the heads-up display (every second, and at each action). */
+export function tick(play) {
+  const { record } = play;
+  if (!record) return;
+  const end = record.finishedAt || Date.now();
+  $("time").textContent = play.game && record.startedAt ? clock(end - record.startedAt) : "0:00";
+}
+
+/** "invite" and "start"/"again" show the daily panel and no cards; "playing" the table. */
+export function setStage(stage) {
+  $("game").dataset.stage = stage;
+  $("daily-panel").hidden = stage === "playing";
+  for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
+}
