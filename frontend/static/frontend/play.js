@@ -2,8 +2,10 @@
  * The play page: `/` (today's deal of the day) and `/play/<code>/` (any deal). This entry
  * wires the parts in play/ to the page, over one state object (play/state.js):
  *
+ *   deal.js               dealing (and resuming) a deal, and playing one action
  *   saved-game.js         the game and the settings in localStorage, per deal code
  *   session.js            the server: attempt, hints, submission, polling, rank
+ *   daily.js              today's deal: the invitation, the Start of a try, its resumption
  *   result-card.js        the card under a won game
  *   view.js               drawing the table, the numbers and the status line
  *   actions.js            what a card's place and an action text mean, in cells and in words
@@ -14,214 +16,16 @@
  * texts, asks the engine, and keeps the action log with the time of each action (timing.js).
  */
 
-import {
-  formatCode, Game, InvalidCode, MAX_DEAL, MIN_DEAL, parseCode, replayOnto,
-} from "./engine.js";
-import { get, h, pageData, post } from "./api.js";
-import { AttemptClock } from "./timing.js";
-import { describeSource, foundationTarget, landingKeys, parseSrc } from "./play/actions.js";
-import { renderResult } from "./play/result-card.js";
-import {
-  forgetOldGames, freshRecord, loadGame, loadSettings, saveGame, saveSettings,
-} from "./play/saved-game.js";
-import { askHint, bindAttempt, ensureAttempt, onWin, submit } from "./play/session.js";
+import { formatCode, InvalidCode, MAX_DEAL, MIN_DEAL, parseCode } from "./engine.js";
+import { pageData } from "./api.js";
+import { describeSource, parseSrc } from "./play/actions.js";
+import { openDaily, showPanel } from "./play/daily.js";
+import { act, dealAgain, openNumbered } from "./play/deal.js";
+import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
+import { askHint } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
-import { localTime, TEXT } from "./play/text.js";
-import { $, measureLayout, refused, render, say, setStage, tick } from "./play/view.js";
-
-// -- deal ------------------------------------------------------------------------------------
-
-/** Try one action: the engine either refuses it (and says why) or it is played and logged. */
-function act(play, text) {
-  const { game } = play;
-  if (!game) return false;
-  clearTapWait(play);
-  const reason = game.refusal(text);
-  if (reason !== null) {
-    refused(play, reason);
-    return false;
-  }
-  const target = text.endsWith(">f") ? foundationTarget(game, text) : null;
-  game.play(text);
-  const { record } = play;
-  record.actions.push(text);
-  record.times.push(play.timer ? play.timer.stamp(record.times) : 0);
-  if (!record.startedAt) record.startedAt = Date.now();
-  play.hint = null;
-  play.landed = landingKeys(game, text, target);
-  say("");
-  saveGame(play);
-  render(play);
-  if (game.won) onWin(play);
-  else ensureAttempt(play);
-  return true;
-}
-
-/** Deal the cards of `play.code` and replay the saved log onto them. */
-function dealCards(play) {
-  const { code, record } = play;
-  $("deal-code").textContent = code;
-  $("code-input").placeholder = code;
-  play.game = Game.new(parseCode(code).number);
-  if (record.actions.length) {
-    const result = replayOnto(play.game, record.actions);
-    if (!result.ok) {
-      say(TEXT.resumeFailed(result.error), "error");
-      Object.assign(record, { actions: [], times: [], startedAt: null, finishedAt: null });
-      play.game = Game.new(parseCode(code).number);
-    } else if (!play.game.won) {
-      say(TEXT.welcomeBack(record.actions.length));
-    }
-  }
-  saveGame(play);
-  setStage("playing");
-  render(play);
-  renderResult(play);
-  $("table").dataset.ready = "true";
-}
-
-/**
- * The same cards again. Today's try goes on (its attempt and clock, hints counted): only the
- * log starts again. A numbered deal starts afresh, and its next action starts a new attempt.
- */
-function dealAgain(play) {
-  if (play.page.daily) {
-    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
-  } else {
-    play.record = freshRecord(play.code);
-    play.timer = null;
-  }
-  play.game = Game.new(parseCode(play.code).number);
-  saveGame(play);
-  say(play.page.daily ? TEXT.dealtAgainDaily : TEXT.dealtAgain);
-  renderResult(play);
-  render(play);
-}
-
-/** A deal by its code (`/play/<code>/`): the saved game resumed, else a new one. */
-function openNumbered(play) {
-  const { page, user } = play;
-  play.code = page.code;
-  $("deal-kind").textContent = parseCode(play.code).mode === "D" ? TEXT.dealOfADay : TEXT.deal;
-  play.record = loadGame(play.code) || freshRecord(play.code);
-  if (attemptIsMine(play)) play.timer = AttemptClock.resume(play.record.clock);
-  dealCards(play);
-  if (play.game.won) {
-    if (user.authenticated && (play.record.submissionId || attemptIsMine(play))) submit(play);
-  } else {
-    ensureAttempt(play);
-  }
-}
-
-// -- daily -----------------------------------------------------------------------------------
-
-/** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
-async function openDaily(play) {
-  const { user } = play;
-  try {
-    play.daily = await get("/api/daily/");
-  } catch (exc) {
-    say(TEXT.dailyUnavailable(exc.message), "error");
-    return;
-  }
-  const { daily } = play;
-  $("deal-kind").textContent = TEXT.dailyKind(daily.date) + (daily.proven_winnable ? ` · ${TEXT.provenWinnable}` : "");
-  $("deal-code").textContent = user.authenticated ? TEXT.codeHidden : "–";
-  const mine = user.authenticated ? daily.attempt : null;
-  if (!user.authenticated || !mine) {
-    showPanel(play, user.authenticated ? "start" : "invite");
-    return;
-  }
-  play.code = mine.code;
-  const saved = loadGame(play.code);
-  if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
-    play.record = saved;
-    play.timer = AttemptClock.resume(saved.clock);
-  } else if (mine.submission) {
-    showPanel(play, "again", mine.submission); // played on another device, or this one forgot it
-    return;
-  } else {
-    // Started on another device (or this one forgot the game): the same try, the log starts
-    // here, and so does the count of its times, which then never passes the server's clock.
-    play.record = freshRecord(play.code);
-    Object.assign(play.record, {
-      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
-      ranked: mine.ranked, practice: !mine.ranked, closesAt: daily.closes_at,
-    });
-    play.timer = AttemptClock.start();
-  }
-  dealCards(play);
-  if (play.game.won) submit(play);
-}
-
-/** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
-function showPanel(play, kind, previousSubmission = null) {
-  play.game = null;
-  play.hint = null;
-  play.timer = null;
-  const tableEl = $("table");
-  tableEl.replaceChildren();
-  delete tableEl.dataset.ready;
-  $("result").hidden = true;
-  for (const id of ["score", "moves", "hints"]) $(id).textContent = "0";
-  $("time").textContent = "0:00";
-  $("mode-note").hidden = true;
-  say("");
-  const next = encodeURIComponent(window.location.pathname);
-  const facts = h("p", { "data-testid": "daily-facts" }, dailyFacts(play.daily));
-  const parts = [];
-  if (kind === "invite") {
-    parts.push(h("h2", {}, TEXT.inviteTitle), facts, h("p", {}, TEXT.dailyAbout),
-      h("p", { "data-testid": "daily-invite" }, TEXT.inviteBefore,
-        h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp), TEXT.or,
-        h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn), TEXT.inviteAfter),
-      h("p", {}, TEXT.numberedOpen, numberedDealLink()));
-  } else {
-    const error = h("p", { class: "form-error", "data-testid": "start-error" });
-    const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
-    button.addEventListener("click", () => startDailyAttempt(play, button, error));
-    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle), facts,
-      h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
-      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
-      h("p", {}, button), error);
-  }
-  $("daily-panel").replaceChildren(...parts.filter(Boolean));
-  setStage(kind);
-}
-
-function dailyFacts(daily) {
-  const facts = [TEXT.dailyKind(daily.date)];
-  if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
-  if (daily.players !== null && daily.players !== undefined) facts.push(TEXT.playersSoFar(daily.players));
-  facts.push(TEXT.closesAt(localTime(daily.closes_at)));
-  return facts.join(" · ");
-}
-
-function numberedDealLink() {
-  const dealCode = formatCode(MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1)), "N");
-  return h("a", { href: `/play/${dealCode}/`, "data-testid": "play-numbered" }, TEXT.playNumbered(dealCode));
-}
-
-/** Start: the server opens the attempt and only its answer tells which cards these are. */
-async function startDailyAttempt(play, button, error) {
-  button.disabled = true;
-  button.textContent = TEXT.starting;
-  error.textContent = "";
-  let attempt;
-  try {
-    attempt = await post("/api/attempts/", { deal: "daily" });
-  } catch (exc) {
-    button.disabled = false;
-    button.textContent = TEXT.start;
-    error.textContent = TEXT.cannotStart(exc.message);
-    return;
-  }
-  play.code = attempt.deal;
-  play.record = freshRecord(play.code);
-  bindAttempt(play, attempt);
-  dealCards(play);
-  say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
-}
+import { TEXT } from "./play/text.js";
+import { $, measureLayout, refused, render, say, tick } from "./play/view.js";
 
 // -- drag ------------------------------------------------------------------------------------
 
