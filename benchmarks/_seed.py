@@ -14,8 +14,8 @@ from datetime import date
 TABLES = ["authtoken_token", "leaderboard_boardentry", "leaderboard_playerstats", "leaderboard_submission",
           "leaderboard_attempt", "leaderboard_dailydeal", "django_session", "auth_user"]
 
-# ranking.rank_key in SQL (checked against the Python function by check_rank_keys).
-# leaderboard.ranking.rank_key of a seeded result: no hints; a loss has moves % 100 cards home.
+# boards.order.rank_key in SQL (checked against the Python function by check_rank_keys).
+# leaderboard.boards.order.rank_key of a seeded result: no hints; a loss has moves % 100 cards home.
 RANK_KEY_SQL = """CASE WHEN won THEN
     (LEAST(moves, 65535)::bigint << 35) | ((65535 - LEAST(score, 65535))::bigint << 19)
     | LEAST(duration_ms / 1000, 524287)::bigint
@@ -156,15 +156,15 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
 
 
 def check_rank_keys(sample: int = 1000) -> int:
-    """The SQL rank keys equal leaderboard.ranking.rank_key on a sample; returns rows checked."""
-    from leaderboard import ranking
+    """The SQL rank keys equal leaderboard.boards.order.rank_key on a sample; returns rows checked."""
+    from leaderboard.boards import order
     from leaderboard.models import Submission
 
     rows = Submission.objects.order_by("?").values_list("won", "moves", "score", "duration_ms", "foundation", "hints",
                                                         "rank_key")[:sample]
     for won, moves, score, duration_ms, foundation, hints, key in rows:
-        if ranking.rank_key(won, moves, score, duration_ms, foundation, hints) != key:
-            raise AssertionError(f"SQL rank key differs from ranking.rank_key for {won, moves, score, duration_ms}")
+        if order.rank_key(won, moves, score, duration_ms, foundation, hints) != key:
+            raise AssertionError(f"SQL rank key differs from order.rank_key for {won, moves, score, duration_ms}")
     return len(rows)
 
 

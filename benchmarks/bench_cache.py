@@ -38,9 +38,10 @@ def rounds(count: int) -> dict[str, float]:
     from django.core.cache import cache
 
     from leaderboard import cache as page_cache
-    from leaderboard import ranking, throttling
+    from leaderboard import throttling
+    from leaderboard.boards import index, order
 
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     at = datetime(2026, 1, 1, tzinfo=timezone.utc)
     boards = ["daily:2026-01-01", "deal:1"]
     cache.set("auth-token:bench", (1, "bench", True, False, False), 600)
@@ -48,7 +49,7 @@ def rounds(count: int) -> dict[str, float]:
     steps = {
         "token cache.get": lambda i: cache.get("auth-token:bench"),
         "throttle window": lambda i: throttling.incr_window(f"throttle-count:submission:{i % 500}", 60),
-        "index set_entries": lambda i: index.set_entries(i, {b: (i, ranking.member(at, i), b"row") for b in boards}),
+        "index set_entries": lambda i: redis_index.set_entries(i, {b: (i, order.member(at, i), b"row") for b in boards}),
         "boards_changed": lambda i: page_cache.boards_changed({boards[0]: 5000, boards[1]: 5000}),
         "page get_many": lambda i: page_cache.cached("deal:1", "top", lambda: b"", last_rank=50),
     }

@@ -47,17 +47,18 @@ def seed(players: int, reuse: bool) -> dict:
     from django.db import connection
 
     import _seed
-    from leaderboard import ranking, services
+    from leaderboard import services
+    from leaderboard.boards import index, order
     from leaderboard.models import BoardEntry
 
-    board = ranking.daily_board(DAY)
+    board = order.daily_board(DAY)
     client = redis.Redis.from_url(_stack.REDIS_URL)
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     from django.contrib.auth import get_user_model
 
     if reuse and BoardEntry.objects.filter(board=board).count() == players \
             and get_user_model().objects.count() == players + ABSENT:
-        if not (index.is_ready(board) and index.size(board) == players):
+        if not (redis_index.is_ready(board) and redis_index.size(board) == players):
             t = time.perf_counter()
             services.board_rebuild(board)
             print(f"rebuilt the Redis index of {board} in {time.perf_counter() - t:.1f} s")
@@ -202,14 +203,14 @@ def main() -> None:
 
     _stack.django_setup()
     _stack.migrate()
-    from leaderboard import ranking
+    from leaderboard.boards import order
 
     results = {"machine": _stack.machine(), "players": players, "day": DAY.isoformat(), "seconds": seconds}
     results["seed"] = seed(players, args.reuse)
     if args.seed_only:
         _stack.save_results("leaderboard-seed", results)
         return
-    board = ranking.daily_board(DAY)
+    board = order.daily_board(DAY)
     board_path = f"/api/leaderboards/daily/{DAY.isoformat()}/"
     tokens, absent_tokens = tokens_file(players), tokens_file(players, absent=True)
     server = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()

@@ -70,11 +70,11 @@ class Poller(threading.Thread):
     def __init__(self, board: str, interval: float = 0.01):
         import redis
 
-        from leaderboard.ranking import RedisRanking
+        from leaderboard.boards.index import BoardIndex
 
         super().__init__(daemon=True)
         self.client = redis.Redis.from_url(_stack.REDIS_URL)
-        self.hash_key = RedisRanking._keys(board)[1]
+        self.hash_key = BoardIndex._keys(board)[1]
         self.interval = interval
         self.waiting: set[int] = set()
         self.seen: dict[int, float] = {}
@@ -132,11 +132,12 @@ def seed_day(count: int, results: dict, tokens: bool):
 
 def expected_boards(today, number) -> dict[str, bool]:
     """Which of the day's board and its deal's board a daily result ranks on (services.boards_of)."""
-    from leaderboard import ranking, services
+    from leaderboard import services
+    from leaderboard.boards import order
     from leaderboard.models import Submission
 
     on = services.boards_of(Submission(deal_number=number, daily_date=today))
-    return {board: board in on for board in (ranking.daily_board(today), ranking.deal_board(number))}
+    return {board: board in on for board in (order.daily_board(today), order.deal_board(number))}
 
 
 def drain(count: int, concurrency: int, timeout: float) -> None:
@@ -146,7 +147,7 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     from django.db import connection
     from django.db.models import Count
 
-    from leaderboard import ranking
+    from leaderboard.boards import index, order
     from leaderboard.models import Attempt, BoardEntry, Submission
     from leaderboard.tasks import verify_submission
 
@@ -160,8 +161,8 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
                                                                         "daily_date"))
     rows = []
-    for index, (attempt_id, player_id, deal_number, daily_date) in enumerate(attempts):
-        actions, times = logs.variant(index)
+    for i, (attempt_id, player_id, deal_number, daily_date) in enumerate(attempts):
+        actions, times = logs.variant(i)
         rows.append([deal_number, daily_date, Jsonb(actions), Jsonb(times), services.log_hash(actions),
                      attempt_id, player_id])
     with connection.cursor() as cursor:
@@ -199,17 +200,17 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     finally:
         worker.stop()
     deliveries = dict(Submission.objects.values_list("deliveries").annotate(n=Count("id")))
-    daily = ranking.daily_board(today)
-    deal = ranking.deal_board(number)
+    daily = order.daily_board(today)
+    deal = order.deal_board(number)
     from leaderboard.models import PlayerStats
     pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
                     .values_list("submission_id", flat=True)[:200])
     checks = {"verified": Submission.objects.filter(status="verified").count(), "deliveries": deliveries,
               "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
-              "daily Redis index": ranking.redis_ranking().size(daily),
+              "daily Redis index": index.board_index().size(daily),
               "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
-              "deal Redis index": ranking.redis_ranking().size(deal),
-              "first 200 ranks equal": ranking.redis_ranking().page(daily, 0, 200) == pg_first,
+              "deal Redis index": index.board_index().size(deal),
+              "first 200 ranks equal": index.board_index().page(daily, 0, 200) == pg_first,
               "players with 1 daily win": PlayerStats.objects.filter(daily_wins=1, best_streak=1).count()}
     final_rss = samples[-1]["rss_mb"]
     results.update({"verified": done, "elapsed_s": round(elapsed, 1), "verified_per_s": round(done / elapsed, 1),
@@ -247,14 +248,14 @@ def main() -> None:
 
     import _seed
     from games import format_code
-    from leaderboard import ranking
+    from leaderboard.boards import index, order
     from leaderboard.models import Attempt, BoardEntry, Submission
 
     results = {"machine": _stack.machine(), "count": count, "rate": args.rate}
     game, number, today, client, attempts, logs = seed_day(count, results, tokens=True)
     owner = {str(a): p for a, p in Attempt.objects.values_list("id", "player_id")}
-    jobs = [(a, owner[a], logs.body(index)) for index, a in enumerate(attempts)]
-    daily, deal = ranking.daily_board(today), ranking.deal_board(number)
+    jobs = [(a, owner[a], logs.body(i)) for i, a in enumerate(attempts)]
+    daily, deal = order.daily_board(today), order.deal_board(number)
     boards = expected_boards(today, number)
     results["body_bytes"] = round(sum(len(job[2]) for job in jobs) / count)
     print(f"seeded {count:,} players and attempts on {format_code(number, 'D')} "
@@ -322,12 +323,12 @@ def main() -> None:
         "copies": Submission.objects.filter(copy_of__isnull=False).count(),
         "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
         "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
-        "daily Redis index": ranking.redis_ranking().size(daily),
-        "deal Redis index": ranking.redis_ranking().size(deal),
+        "daily Redis index": index.board_index().size(daily),
+        "deal Redis index": index.board_index().size(deal),
     }
     pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
                     .values_list("submission_id", flat=True)[:200])
-    checks["first 200 ranks equal"] = ranking.redis_ranking().page(daily, 0, 200) == pg_first
+    checks["first 200 ranks equal"] = index.board_index().page(daily, 0, 200) == pg_first
     on_deal = count if boards[deal] else 0
     ok = (checks["submissions"] == count and statuses == {"verified": count} and deliveries == {1: count}
           and checks["flagged"] == 0 and checks["copies"] == 0

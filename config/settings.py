@@ -258,7 +258,7 @@ CACHES = {
             # is down, so a failed cache call answers as a miss (logged, below).
             "IGNORE_EXCEPTIONS": True,
             "SOCKET_CONNECT_TIMEOUT": 0.5,
-            # The ranking index shares this pool (leaderboard/ranking.py). Its slowest reply in
+            # The ranking index shares this pool (leaderboard/boards/index.py). Its slowest reply in
             # a million-entry rebuild is one 1,000-entry script, 17-20 ms in Redis (pipelines of
             # 20 are read reply by reply), and dropping that board (UNLINK) 3 ms: the cache's 1 s
             # suits both. (DEL of that board blocked Redis 2.0 s, hence UNLINK.)

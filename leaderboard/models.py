@@ -98,7 +98,7 @@ class Submission(models.Model):
     error_index = models.PositiveIntegerField(null=True)
     error = models.TextField(blank=True)
 
-    #: The ranking order packed in one number (leaderboard.ranking.rank_key); lower is better.
+    #: The ranking order packed in one number (leaderboard.boards.order.rank_key); lower is better.
     rank_key = models.BigIntegerField(null=True)
     hidden = models.BooleanField(default=False, help_text="Hidden by staff: off every board.")
     flagged = models.BooleanField(default=False, help_text="Implausible: off the boards until reviewed.")

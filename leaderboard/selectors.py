@@ -11,7 +11,8 @@ from django.db.models import Q
 
 from games import format_code
 
-from . import board_rows, cache, ranking, services, sql
+from . import board_rows, cache, services, sql
+from .boards import index, order
 from .errors import Forbidden, NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
@@ -46,7 +47,7 @@ def _daily_players(day: date) -> int | None:
     """The size of the day's board (its ranked results so far); None while a big board's index
     is being rebuilt."""
     try:
-        return _page(ranking.daily_board(day), 0, 0)[1]
+        return _page(order.daily_board(day), 0, 0)[1]
     except Unavailable:
         return None
 
@@ -72,16 +73,16 @@ BIG_BOARD_ENTRIES = 50_000
 
 
 def _from_index(board: str, read):
-    """``read(index)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
-    whole (``ranking.NotReady``). ``_NO_INDEX`` when Redis fails, or the index is being
+    """``read(ranks)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
+    whole (``index.NotReady``). ``_NO_INDEX`` when Redis fails, or the index is being
     rebuilt elsewhere (another request, or a task for a big board): the caller then
     turns to PostgreSQL (``_from_record``)."""
-    index = ranking.redis_ranking()
+    ranks = index.board_index()
     try:
         try:
-            return read(index)
-        except ranking.NotReady:
-            if not index.claim_rebuild(board):
+            return read(ranks)
+        except index.NotReady:
+            if not ranks.claim_rebuild(board):
                 return _NO_INDEX
             if _big(board):
                 services.board_rebuild_queue(board)  # the task holds the claim from here
@@ -89,8 +90,8 @@ def _from_index(board: str, read):
             try:
                 services.board_rebuild(board)
             finally:
-                index.release_rebuild(board)
-            return read(index)
+                ranks.release_rebuild(board)
+            return read(ranks)
     except Exception:
         log.warning("ranking index unavailable for %s", board, exc_info=True)
         return _NO_INDEX
@@ -113,15 +114,15 @@ def _from_record(board: str) -> None:
 def _filled(board: str, entries: list[tuple[bytes, bytes | None]]) -> list[bytes | None]:
     """The rows of the index's ``(member, row)`` pairs; those it lacks are read from
     PostgreSQL (None: removed meanwhile) and stored back for the next reader."""
-    missing = {ranking.submission_of(member): member for member, row in entries if row is None}
+    missing = {order.submission_of(member): member for member, row in entries if row is None}
     if not missing:
         return [row for _, row in entries]
     found = board_rows.of_submissions(list(missing))
     try:
-        ranking.redis_ranking().fill_rows(board, {missing[sid]: row for sid, row in found.items()})
+        index.board_index().fill_rows(board, {missing[sid]: row for sid, row in found.items()})
     except Exception:
         log.warning("rows not stored in the index of %s", board, exc_info=True)
-    return [found.get(ranking.submission_of(member)) if row is None else row for member, row in entries]
+    return [found.get(order.submission_of(member)) if row is None else row for member, row in entries]
 
 
 def _rows_of(submission_ids: list[int]) -> list[bytes | None]:
@@ -150,7 +151,7 @@ def _record_rank(board: str, player_id: int) -> int | None:
 def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]:
     """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based; None for a row removed
     while read) and the board's size."""
-    found = _from_index(board, lambda index: index.page_rows(board, offset, limit))
+    found = _from_index(board, lambda ranks: ranks.page_rows(board, offset, limit))
     if found is not _NO_INDEX:
         total, entries = found
         return _filled(board, entries), total
@@ -161,7 +162,7 @@ def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]
 
 def _rank_of(board: str, player_id: int) -> int | None:
     """The player's 0-based rank on the board, None when they are not on it."""
-    rank = _from_index(board, lambda index: index.rank_of(board, player_id))
+    rank = _from_index(board, lambda ranks: ranks.rank_of(board, player_id))
     if rank is _NO_INDEX:
         _from_record(board)
         return _record_rank(board, player_id)
@@ -187,7 +188,7 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
 
 def board_around(board: str, player, radius: int) -> bytes:
     """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
-    found = _from_index(board, lambda index: index.around(board, player.pk, radius))
+    found = _from_index(board, lambda ranks: ranks.around(board, player.pk, radius))
     if found is not _NO_INDEX:
         rank, offset, entries, total = found
         rows = _filled(board, entries)

@@ -23,7 +23,8 @@ import games
 from games import solver
 from games.deal import MAX_DEAL
 
-from . import board_rows, cache, ranking, sql, tempo
+from . import board_rows, cache, sql, tempo
+from .boards import index, order
 from .errors import Conflict, Forbidden, Invalid, TooLarge
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
@@ -186,11 +187,11 @@ def tempo_rules() -> tempo.TempoRules:
 
 def first_malformed(actions) -> tuple[int, str] | None:
     """The index and reason of the first action that is not of the notation at all."""
-    for index, text in enumerate(actions):
+    for position, text in enumerate(actions):
         try:
             games.parse_action(text)
         except games.MalformedAction as exc:
-            return index, str(exc)
+            return position, str(exc)
     return None
 
 
@@ -357,8 +358,8 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
         "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
         "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
         "duration_ms": duration_ms, "clean": result.undos == 0 and submission.hints == 0,
-        "rank_key": ranking.rank_key(result.won, result.moves, result.score, duration_ms,
-                                     foundation=result.foundation, hints=submission.hints),
+        "rank_key": order.rank_key(result.won, result.moves, result.score, duration_ms,
+                                   foundation=result.foundation, hints=submission.hints),
         "tempo": asdict(profile) if profile else None, "flag_reasons": reasons, "flagged": bool(reasons),
         "copy_of_id": submission.copy_of_id,
     }
@@ -422,8 +423,8 @@ def boards_of(submission: Submission) -> list[str]:
     polling every numbered board which deal is today's before the day is final. A deal's board
     holds the attempts played as numbered deals (N codes, and D codes of other days)."""
     if submission.daily_date:
-        return [ranking.daily_board(submission.daily_date)]
-    return [ranking.deal_board(submission.deal_number)]
+        return [order.daily_board(submission.daily_date)]
+    return [order.deal_board(submission.deal_number)]
 
 
 def boards_refresh(submission: Submission, *, verified_now: bool = False) -> None:
@@ -449,7 +450,7 @@ def boards_refresh(submission: Submission, *, verified_now: bool = False) -> Non
 
 def _entry_recompute(board: str, submission: Submission) -> None:
     """The player's entry on ``board``: their best verified result there that is on the boards."""
-    scope = {"daily_date": submission.daily_date} if board.startswith("daily:") else {
+    scope = {"daily_date": submission.daily_date} if order.is_daily(board) else {
         "deal_number": submission.deal_number, "daily_date__isnull": True}  # daily results: boards_of
     best = (
         Submission.objects.filter(player_id=submission.player_id, status=Status.VERIFIED, hidden=False,
@@ -491,19 +492,19 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     boards' indexes are dropped: the next read rebuilds them from PostgreSQL instead of
     serving a stale rank."""
     changed: dict[str, int | None] = dict.fromkeys(boards)
-    index = ranking.redis_ranking()
+    ranks = index.board_index()
     if boards:
         try:
             entries = dict.fromkeys(boards)
             for board, key, submitted_at, submission_id, row in _entries_of(player_id, boards):
-                entries[board] = (key, ranking.member(submitted_at, submission_id), row)
-            changed = index.set_entries(player_id, entries)
+                entries[board] = (key, order.member(submitted_at, submission_id), row)
+            changed = ranks.set_entries(player_id, entries)
         except Exception:  # PostgreSQL or Redis away after the commit
             log.warning("ranking index not updated for %s; dropping it", boards, exc_info=True)
             changed = dict.fromkeys(boards)
             for board in boards:
                 try:
-                    index.drop(board)
+                    ranks.drop(board)
                 except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
                     log.warning("ranking index of %s not dropped", board, exc_info=True)
     if players:
@@ -554,11 +555,11 @@ def stats_refresh(player_id: int) -> PlayerStats:
 
 def board_rebuild(board: str) -> int:
     """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
-    index = ranking.redis_ranking()
-    index.drop(board)
+    ranks = index.board_index()
+    ranks.drop(board)
     found = (BoardEntry.objects.filter(board=board)
              .values_list("player_id", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS).iterator(chunk_size=5000))
-    count = index.rebuild(board, ((player, key, at, values[0], board_rows.render(values))
+    count = ranks.rebuild(board, ((player, key, at, values[0], board_rows.render(values))
                                   for player, key, at, *values in found))
     cache.board_changed(board)
     return count
@@ -574,17 +575,17 @@ def board_rebuild_queue(board: str) -> None:
         rebuild_board.apply_async((board,), retry=False)
     except Exception:
         log.warning("could not queue the rebuild of %s", board, exc_info=True)
-        ranking.redis_ranking().release_rebuild(board)
+        index.board_index().release_rebuild(board)
 
 
 def boards_reconcile(days=None) -> list[str]:
     """Rebuild the index of recent daily boards whose size differs from the record."""
-    index = ranking.redis_ranking()
+    ranks = index.board_index()
     today = utc_today()
     rebuilt = []
     for day in days or (today, today - timedelta(days=1)):
-        board = ranking.daily_board(day)
-        if index.size(board) != BoardEntry.objects.filter(board=board).count():
+        board = order.daily_board(day)
+        if ranks.size(board) != BoardEntry.objects.filter(board=board).count():
             board_rebuild(board)
             rebuilt.append(board)
     return rebuilt

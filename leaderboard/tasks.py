@@ -6,7 +6,8 @@ from celery import shared_task
 
 from django.utils import timezone
 
-from . import ranking, services
+from . import services
+from .boards import index
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -42,4 +43,4 @@ def rebuild_board(board: str) -> int:
     try:
         return services.board_rebuild(board)
     finally:
-        ranking.redis_ranking().release_rebuild(board)
+        index.board_index().release_rebuild(board)

@@ -18,7 +18,7 @@ from games.deal import MAX_DEAL
 from . import selectors, services
 from .authentication import CsrfWhenSessionCookie
 from .errors import Invalid, NotFound, TooLarge
-from .ranking import daily_board, deal_board
+from .boards.order import daily_board, deal_board
 from .rendering import JSONBytesResponse
 from .serializers import (
     AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn, HintOut,

@@ -1,14 +1,14 @@
 """Existing results under the fair-play rules: the log hash that finds copies, practice copied
-from the attempt, and the ranking key's new layout (leaderboard.ranking.rank_key) for every
+from the attempt, and the ranking key's new layout (leaderboard.boards.order.rank_key) for every
 verified submission, then each player's best entry on each board again. The Redis index moved
-to new keys (ranking.KEY_PREFIX), so it is rebuilt from these entries when first read."""
+to new keys (boards.index.KEY_PREFIX), so it is rebuilt from these entries when first read."""
 
 import hashlib
 import json
 
 from django.db import migrations
 
-# leaderboard.ranking.rank_key as it is at this migration, over a submission's columns: the tier
+# leaderboard.boards.order.rank_key as it is at this migration, over a submission's columns: the tier
 # (won 0, lost 1, plus 2 with hints) in bits 51-52; a win: moves, 65535 - score, seconds (16, 16,
 # 19 bits); a loss: 104 - foundation cards, moves, 65535 - score, seconds (7, 16, 16, 12 bits).
 RANK_KEY_SQL = """

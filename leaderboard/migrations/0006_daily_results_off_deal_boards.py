@@ -44,11 +44,12 @@ def forwards(apps, schema_editor):
 
 
 def drop_indexes(boards: list[str]) -> None:
-    from leaderboard import cache, ranking
+    from leaderboard import cache
+    from leaderboard.boards import index
 
-    index = ranking.redis_ranking()
+    ranks = index.board_index()
     for board in boards:
-        index.drop(board)
+        ranks.drop(board)
     cache.boards_changed(dict.fromkeys(boards))
 
 

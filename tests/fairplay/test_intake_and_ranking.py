@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import ranking, services, tempo
+from leaderboard import services, tempo
+from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game, won_games,
@@ -155,8 +156,8 @@ def test_the_tiers_never_overlap():
     best = dict(moves=0, score=10**9, duration_ms=0)
     tiers = [(True, 0), (False, 0), (True, 1), (False, 1)]
     for (won, hints), (next_won, next_hints) in zip(tiers, tiers[1:]):
-        worst = ranking.rank_key(won, foundation=0, hints=hints, **huge)
-        assert worst < ranking.rank_key(next_won, foundation=104, hints=next_hints, **best)
+        worst = order.rank_key(won, foundation=0, hints=hints, **huge)
+        assert worst < order.rank_key(next_won, foundation=104, hints=next_hints, **best)
 
 
 results = st.builds(
@@ -166,20 +167,20 @@ results = st.builds(
 
 @given(results)
 def test_every_key_is_exact_in_a_redis_score(result):
-    key = ranking.rank_key(**result)
+    key = order.rank_key(**result)
     assert 0 <= key < 2**53 and float(key) == key
 
 
 @given(results, results)
 def test_keys_order_results_as_documented(a, b):
-    def order(r):
+    def documented(r):
         tier = (0 if r["won"] else 1) + (2 if r["hints"] else 0)
         moves, score = min(r["moves"], 65_535), min(r["score"], 65_535)
         if r["won"]:
             return tier, moves, -score, min(r["duration_ms"] // 1000, 2**19 - 1)
         return tier, -r["foundation"], moves, -score, min(r["duration_ms"] // 1000, 4095)
-    assert (ranking.rank_key(**a) < ranking.rank_key(**b)) == (order(a) < order(b))
-    assert (ranking.rank_key(**a) == ranking.rank_key(**b)) == (order(a) == order(b))
+    assert (order.rank_key(**a) < order.rank_key(**b)) == (documented(a) < documented(b))
+    assert (order.rank_key(**a) == order.rank_key(**b)) == (documented(a) == documented(b))
 
 
 def test_the_migrations_sql_key_is_rank_key():
@@ -196,7 +197,7 @@ def test_the_migrations_sql_key_is_rank_key():
         cursor.execute(f"SELECT {MIGRATION.RANK_KEY_SQL} FROM (VALUES {values}) "
                        f"AS r(won, moves, score, duration_ms, foundation, hints)", [v for row in rows for v in row])
         keys = [key for key, in cursor.fetchall()]
-    assert keys == [ranking.rank_key(*row) for row in rows]
+    assert keys == [order.rank_key(*row) for row in rows]
 
 
 def test_the_migration_ranks_existing_results_by_the_new_order(make_player, won_game, today_deal):
@@ -218,15 +219,15 @@ def test_the_migration_ranks_existing_results_by_the_new_order(make_player, won_
             submitted_at=timezone.now(), status="verified", won=False, moves=result.moves, score=result.score,
             foundation=result.foundation, duration_ms=1_800_000, clean=True,
             rank_key=old_key(False, result.moves, result.score, 1800))
-    for board in (ranking.daily_board(today_deal.date), ranking.deal_board(number)):
+    for board in (order.daily_board(today_deal.date), order.deal_board(number)):
         BoardEntry.objects.create(board=board, player=alice, submission=made["early"],
                                   rank_key=made["early"].rank_key, submitted_at=made["early"].submitted_at)
 
     MIGRATION.forwards(apps, SimpleNamespace(connection=connection))
 
     for submission in Submission.objects.all():
-        assert submission.rank_key == ranking.rank_key(False, submission.moves, submission.score, 1_800_000,
-                                                       foundation=submission.foundation)
+        assert submission.rank_key == order.rank_key(False, submission.moves, submission.score, 1_800_000,
+                                                     foundation=submission.foundation)
         assert submission.log_hash == services.log_hash(submission.actions)
     near = Submission.objects.get(pk=made["near"].pk)
     assert [(e.submission_id, e.rank_key) for e in BoardEntry.objects.all()] == [(near.pk, near.rank_key)] * 2
@@ -234,7 +235,7 @@ def test_the_migration_ranks_existing_results_by_the_new_order(make_player, won_
 
 def test_the_index_lives_under_the_new_prefix(make_player, play, today_deal, won_game, clean_redis):
     """Keys of the old layout (lb:) are left alone; the index of the new keys is built from PostgreSQL."""
-    clean_redis.zadd(f"lb:{ranking.daily_board(today_deal.date)}:z", {"stale": 1})
+    clean_redis.zadd(f"lb:{order.daily_board(today_deal.date)}:z", {"stale": 1})
     play(make_player(), format_code(today_deal.number, "D"), won_game["actions"])
-    assert clean_redis.zcard(f"{ranking.KEY_PREFIX}:{ranking.daily_board(today_deal.date)}:z") == 1
+    assert clean_redis.zcard(f"{index.KEY_PREFIX}:{order.daily_board(today_deal.date)}:z") == 1
     assert APIClient().get("/api/leaderboards/daily/").json()["count"] == 1

@@ -14,7 +14,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import ranking, services
+from leaderboard import services
+from leaderboard.boards import index, order
 from leaderboard.models import BoardEntry, DailyDeal, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, _tempo_rules_off, client_for, make_player, play, verify_queued, won_game, won_games,
@@ -60,8 +61,8 @@ def test_a_daily_result_ranks_on_its_days_board_and_a_numbered_game_on_its_deals
     todays_code = play(make_player("carol"), format_code(number, "D"), actions[:-1])  # the same as "daily"
     assert board("/api/leaderboards/daily/") == [("alice", daily["id"]), ("carol", todays_code["id"])]
     assert board(deal_board(number)) == [("bob", numbered["id"])]
-    assert services.boards_of(Submission.objects.get(pk=daily["id"])) == [ranking.daily_board(today_deal.date)]
-    assert services.boards_of(Submission.objects.get(pk=numbered["id"])) == [ranking.deal_board(number)]
+    assert services.boards_of(Submission.objects.get(pk=daily["id"])) == [order.daily_board(today_deal.date)]
+    assert services.boards_of(Submission.objects.get(pk=numbered["id"])) == [order.deal_board(number)]
 
 
 def test_a_d_code_of_another_day_ranks_on_the_deals_board(make_player, play, today_deal, won_games):
@@ -81,9 +82,9 @@ def test_a_players_deal_entry_is_recomputed_from_numbered_games_only(make_player
     assert board(deal_board(today_deal.number)) == [("alice", numbered["id"])]
     submission = Submission.objects.get(pk=numbered["id"])
     services.submission_set_hidden(submission, True)
-    assert not BoardEntry.objects.filter(board=ranking.deal_board(today_deal.number)).exists()
+    assert not BoardEntry.objects.filter(board=order.deal_board(today_deal.number)).exists()
     services.submission_set_hidden(submission, False)
-    assert list(BoardEntry.objects.filter(board=ranking.deal_board(today_deal.number))
+    assert list(BoardEntry.objects.filter(board=order.deal_board(today_deal.number))
                 .values_list("submission_id", flat=True)) == [numbered["id"]]
     assert board("/api/leaderboards/daily/") == [("alice", daily["id"])]
 
@@ -101,7 +102,7 @@ def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_i
     alices_daily, bobs_daily = play(alice, "daily", actions), play(bob, "daily", actions[:-1])
     alices_numbered = play(alice, format_code(number, "N"), actions[:-2])
     carols = play(carol, format_code(number, "N"), actions)
-    deal = ranking.deal_board(number)
+    deal = order.deal_board(number)
     BoardEntry.objects.filter(board=deal, player=alice).delete()
     for result in (alices_daily, bobs_daily):
         submission = Submission.objects.get(pk=result["id"])
@@ -118,7 +119,7 @@ def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_i
 
     assert sorted(BoardEntry.objects.filter(board=deal).values_list("player__username", "submission_id")) == [
         ("alice", alices_numbered["id"]), ("carol", carols["id"])]
-    assert ranking.redis_ranking().size(deal) == 0 and not ranking.redis_ranking().is_ready(deal)
+    assert index.board_index().size(deal) == 0 and not index.board_index().is_ready(deal)
     assert board(deal_board(number)) == [("carol", carols["id"]), ("alice", alices_numbered["id"])]
     assert board("/api/leaderboards/daily/") == daily_before
 
@@ -131,7 +132,7 @@ def test_the_migration_with_nothing_to_move_touches_no_board(make_player, play, 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         MIGRATION.forwards(apps, SimpleNamespace(connection=connection))
     assert callbacks == []
-    assert ranking.redis_ranking().is_ready(ranking.deal_board(today_deal.number))
+    assert index.board_index().is_ready(order.deal_board(today_deal.number))
     assert BoardEntry.objects.count() == 2
 
 

@@ -20,7 +20,6 @@ from django.db import connection
 
 from config.celery import app as celery_app
 from config.stack import redis_server_binary
-from leaderboard import ranking
 
 # The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
@@ -101,7 +100,7 @@ def _reset_celery_connections() -> None:
 
 
 @pytest.fixture
-def app_on_redis(settings, monkeypatch):
+def app_on_redis(settings):
     """Point this process (broker, cache, ranking index) at another Redis URL: ``use(url)``."""
     saved_broker = celery_app.conf.broker_url
 
@@ -111,7 +110,6 @@ def app_on_redis(settings, monkeypatch):
         settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
         celery_app.conf.broker_url = url
         _reset_celery_connections()
-        monkeypatch.setattr(ranking, "_ranking", None)
 
     yield use
     celery_app.conf.broker_url = saved_broker

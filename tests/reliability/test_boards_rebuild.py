@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 
 from games import format_code, parse_code
-from leaderboard import ranking, selectors, services, tasks
+from leaderboard import selectors, services, tasks
+from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
 from service.conftest import not_a_copy, times_within, unreachable_index
 
@@ -24,7 +25,7 @@ def ranks(board: str) -> dict[int, int]:
 
 def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
     with monkeypatch.context() as patched:
-        patched.setattr(ranking, "redis_ranking", unreachable_index)
+        patched.setattr(index, "board_index", unreachable_index)
         return ranks(board)
 
 
@@ -37,7 +38,7 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
     boards = []
     for day in (today, today - timedelta(days=1)):
         DailyDeal.objects.get_or_create(date=day, defaults={"number": number, "solution": won_game["actions"]})
-        boards.append(ranking.daily_board(day))
+        boards.append(order.daily_board(day))
     players = [make_player(f"p{i}") for i in range(8)]
     with django_capture_on_commit_callbacks(execute=True):
         for i, player in enumerate(players):
@@ -63,9 +64,9 @@ def test_a_flushed_index_is_rebuilt_by_reconcile_with_the_same_ranks(two_days, c
 
     clean_redis.flushdb()  # Redis lost everything
     assert sorted(tasks.reconcile_boards()) == sorted(two_days)  # beat's task
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     for board in two_days:
-        assert index.is_ready(board) and index.size(board) == 8
+        assert redis_index.is_ready(board) and redis_index.size(board) == 8
         assert ranks(board) == expected[board]
         page = json.loads(selectors.board_page(board, 1, 8))
         assert [row["rank"] for row in page["results"]] == list(range(1, 9))
@@ -76,12 +77,12 @@ def test_a_partly_lost_index_still_marked_ready_is_repaired_by_reconcile(two_day
     board = two_days[0]
     expected = ranks_in_postgresql(board, monkeypatch)
     assert ranks(board) == expected  # readers loaded the board into the index
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     top = min(expected, key=expected.get)
     # An eviction or a half-applied write: the best player's member is gone, "ready" is still set.
-    clean_redis.zrem(f"{ranking.KEY_PREFIX}:{board}:z", clean_redis.hget(f"{ranking.KEY_PREFIX}:{board}:h", top))
-    assert index.is_ready(board) and index.size(board) == 7
+    clean_redis.zrem(f"{index.KEY_PREFIX}:{board}:z", clean_redis.hget(f"{index.KEY_PREFIX}:{board}:h", top))
+    assert redis_index.is_ready(board) and redis_index.size(board) == 7
     assert ranks(board)[top] is None  # the board as served has lost its leader
 
     assert services.boards_reconcile() == [board]
-    assert index.size(board) == 8 and ranks(board) == expected
+    assert redis_index.size(board) == 8 and ranks(board) == expected

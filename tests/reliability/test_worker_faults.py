@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from games import parse_code
-from leaderboard import ranking, services
+from leaderboard import services
+from leaderboard.boards import index
 from leaderboard.models import Attempt, BoardEntry, Submission
 
 from worker import wait_for
@@ -131,4 +132,4 @@ def test_redis_stopped_when_a_player_submits_nothing_is_lost(redis_server, app_o
     assert done.deliveries == 1 and done.won is True and done.actions == won_game["actions"]
     board = client.get(f"/api/leaderboards/deals/{number}/?around=me").json()
     assert board["me"] == 1 and board["results"][0]["submission"] == done.pk
-    assert redis.Redis.from_url(redis_server.url).zcard(f"{ranking.KEY_PREFIX}:deal:{number}:z") == 1
+    assert redis.Redis.from_url(redis_server.url).zcard(f"{index.KEY_PREFIX}:deal:{number}:z") == 1

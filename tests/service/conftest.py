@@ -10,7 +10,8 @@ import redis
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import ranking, services, tasks
+from leaderboard import services, tasks
+from leaderboard.boards import index, order
 from fairplay.timing import even_times
 from leaderboard.models import Attempt, DailyDeal, Submission
 
@@ -139,10 +140,10 @@ def not_a_copy(player, code: str, actions: list) -> list:
     raise AssertionError("no other order of this log keeps its result")
 
 
-def unreachable_index() -> ranking.RedisRanking:
+def unreachable_index() -> index.BoardIndex:
     """A ranking index whose Redis cannot be reached (nothing listens on port 1), as in an
-    outage: patched in for ``ranking.redis_ranking``, reads rank from PostgreSQL."""
-    return ranking.RedisRanking(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2))
+    outage: patched in for ``index.board_index``, reads rank from PostgreSQL."""
+    return index.BoardIndex(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2))
 
 
 def daily_code(deal: DailyDeal) -> str:
@@ -150,4 +151,4 @@ def daily_code(deal: DailyDeal) -> str:
 
 
 def board_key(deal: DailyDeal) -> str:
-    return ranking.daily_board(deal.date)
+    return order.daily_board(deal.date)

@@ -7,7 +7,8 @@ and meanwhile its readers are asked to come back rather than ranked by a count i
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import cache, ranking, selectors, services, tasks
+from leaderboard import cache, selectors, services, tasks
+from leaderboard.boards import index
 from worker import queued_tasks
 
 from .conftest import board_key, daily_code
@@ -27,7 +28,7 @@ def board_of_five(make_player, play, today_deal, won_game, monkeypatch):
 
 
 def rows_key(today_deal) -> str:
-    return f"{ranking.KEY_PREFIX}:{board_key(today_deal)}:r"
+    return f"{index.KEY_PREFIX}:{board_key(today_deal)}:r"
 
 
 def test_a_deep_page_and_ones_own_rank_read_no_database(board_of_five, client_for, django_assert_num_queries):
@@ -52,15 +53,15 @@ def test_missing_rows_are_read_from_postgresql_and_stored_back(board_of_five, to
 
 
 def test_every_entry_has_its_row_and_no_other(board_of_five, today_deal, clean_redis):
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     board = board_key(today_deal)
-    members = set(clean_redis.zrange(f"{ranking.KEY_PREFIX}:{board}:z", 0, -1))
+    members = set(clean_redis.zrange(f"{index.KEY_PREFIX}:{board}:z", 0, -1))
     assert set(clean_redis.hkeys(rows_key(today_deal))) == members and len(members) == 5
     submission = board_of_five[2].submissions.get()
     services.submission_set_hidden(submission, True)
     services.boards_mirror([board], submission.player_id)  # as the commit would
-    assert clean_redis.hlen(rows_key(today_deal)) == index.size(board) == 4
-    assert 0 < clean_redis.ttl(rows_key(today_deal)) <= ranking.ROWS_SECONDS
+    assert clean_redis.hlen(rows_key(today_deal)) == redis_index.size(board) == 4
+    assert 0 < clean_redis.ttl(rows_key(today_deal)) <= index.ROWS_SECONDS
 
 
 def test_a_renamed_player_shows_under_the_new_name(board_of_five, django_capture_on_commit_callbacks):
@@ -89,18 +90,18 @@ def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_o
         # never a count over a big board in PostgreSQL: come back once the index is whole
         assert answer.status_code == 503 and answer["Retry-After"] == "5"
         assert answer.json()["error"]["code"] == "ranking_unavailable"
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     assert queued_tasks(clean_redis) == [("leaderboard.tasks.rebuild_board", repr((board,)))]
-    assert not index.is_ready(board) and not index.claim_rebuild(board)  # the task holds the claim
+    assert not redis_index.is_ready(board) and not redis_index.claim_rebuild(board)  # the task holds the claim
     assert tasks.rebuild_board(board) == 5  # as the worker runs it
-    assert index.is_ready(board) and clean_redis.hlen(rows_key(today_deal)) == 5
+    assert redis_index.is_ready(board) and clean_redis.hlen(rows_key(today_deal)) == 5
     assert APIClient().get(DEEP).content == before
-    assert index.claim_rebuild(board)  # released
+    assert redis_index.claim_rebuild(board)  # released
 
 
 def test_a_small_board_is_ranked_by_postgresql_while_its_index_is_rebuilt_elsewhere(board_of_five, today_deal,
                                                                                     clean_redis):
     before = APIClient().get(DEEP).content
     clean_redis.flushdb()
-    assert ranking.redis_ranking().claim_rebuild(board_key(today_deal))  # someone else is rebuilding it
+    assert index.board_index().claim_rebuild(board_key(today_deal))  # someone else is rebuilding it
     assert APIClient().get(DEEP).content == before

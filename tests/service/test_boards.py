@@ -4,7 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import ranking, selectors, services
+from leaderboard import selectors, services
+from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 
 from .conftest import board_key, daily_code, unreachable_index
@@ -27,10 +28,10 @@ def test_rank_key_orders_wins_then_moves_then_score_then_duration():
         (True, 200, 1300, 60_000), (True, 200, 1300, 61_000), (True, 200, 1250, 1_000),
         (True, 201, 5000, 1_000), (False, 10, 10, 1_000), (False, 11, 9999, 0),
     ]
-    keys = [ranking.rank_key(*row) for row in ordered]
+    keys = [order.rank_key(*row) for row in ordered]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
     assert all(k < 2**53 for k in keys)
-    assert ranking.rank_key(True, 70_000, 0, 0) == ranking.rank_key(True, 80_000, 0, 0)  # capped
+    assert order.rank_key(True, 70_000, 0, 0) == order.rank_key(True, 80_000, 0, 0)  # capped
 
 
 def test_the_daily_board_ranks_best_results_in_the_documented_order(make_player, play, today_deal, won_game):
@@ -106,10 +107,10 @@ def test_a_flushed_index_is_rebuilt_from_postgresql_with_the_same_ranks(
         play(make_player(f"p{i}"), daily_code(today_deal), won_game["actions"][: -i or None], minutes=10 + i)
     before = board("/api/leaderboards/daily/?page_size=10")
     clean_redis.flushdb()
-    assert not ranking.redis_ranking().is_ready(board_key(today_deal))
+    assert not index.board_index().is_ready(board_key(today_deal))
     after = board("/api/leaderboards/daily/?page_size=10")
     assert after == before
-    assert ranking.redis_ranking().size(board_key(today_deal)) == 5
+    assert index.board_index().size(board_key(today_deal)) == 5
 
 
 def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal, won_game, monkeypatch):
@@ -123,7 +124,7 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
         return selectors._page(key, 0, 10), ranks
 
     from_redis = snapshot()
-    monkeypatch.setattr(ranking, "redis_ranking", unreachable_index)
+    monkeypatch.setattr(index, "board_index", unreachable_index)
     assert snapshot() == from_redis
     assert sorted(from_redis[1].values()) == list(range(6))
 
@@ -190,7 +191,7 @@ def test_a_players_page_lists_their_daily_results(make_player, play, today_deal,
 def test_equal_keys_at_the_same_instant_rank_by_submission_id_as_in_postgresql(clean_redis):
     from datetime import datetime, timezone
 
-    index = ranking.redis_ranking()
+    redis_index = index.board_index()
     at = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
-    index.rebuild("deal:424242", [(1, 77, at, 1000, b""), (2, 77, at, 999, b""), (3, 76, at, 1001, b"")])
-    assert index.page("deal:424242", 0, 3) == [1001, 999, 1000]
+    redis_index.rebuild("deal:424242", [(1, 77, at, 1000, b""), (2, 77, at, 999, b""), (3, 76, at, 1001, b"")])
+    assert redis_index.page("deal:424242", 0, 3) == [1001, 999, 1000]

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django_redis import get_redis_connection
 
 from leaderboard import cache as page_cache
-from leaderboard import ranking
+from leaderboard.boards import index
 from leaderboard.throttling import incr_window
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ UNREACHABLE = "redis://127.0.0.1:9/0"  # the discard port: nothing listens
 
 def test_the_cache_and_the_ranking_index_share_one_client(clean_redis):
     client = get_redis_connection("default")
-    assert ranking.redis_ranking().client is client and get_redis_connection("default") is client
+    assert index.board_index().client is client and get_redis_connection("default") is client
     cache.set("k", {"v": 1})
     assert cache.get("k") == {"v": 1}
     assert client.exists(cache.make_key("k")) == 1  # the cache's key prefix and version

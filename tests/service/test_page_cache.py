@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import cache, ranking
+from leaderboard import cache
+from leaderboard.boards import index, order
 
 from .conftest import daily_code
 
@@ -16,21 +17,21 @@ AT = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
 
 
 def test_setting_entries_answers_the_best_rank_the_change_touched(clean_redis):
-    index, board = ranking.redis_ranking(), "deal:77"
-    index.rebuild(board, [(player, 10 * player, AT, player, b"") for player in range(1, 6)])  # ranks 0..4
+    redis_index, board = index.board_index(), "deal:77"
+    redis_index.rebuild(board, [(player, 10 * player, AT, player, b"") for player in range(1, 6)])  # ranks 0..4
 
     def member(key, submission):
-        return key, ranking.member(AT, submission), b""
+        return key, order.member(AT, submission), b""
 
-    assert index.set_entries(9, {board: member(35, 9)}) == {board: 3}  # a newcomer at rank 3
-    assert index.set_entries(1, {board: member(45, 11)}) == {board: 0}  # the leader falls from rank 0
-    assert index.set_entries(3, {board: None}) == {board: 1}  # removed from rank 1 (after the move above)
-    assert index.set_entries(9, {board: member(35, 9)}) == {board: -1}  # the same entry again: nothing
-    assert index.set_entries(8, {board: None}) == {board: -1}  # nobody to remove
-    assert index.set_entries(1, {"deal:78": member(5, 12)}) == {"deal:78": None}  # not ready: ranks unknown
-    assert index.page(board, 0, 10) == [2, 9, 4, 11, 5]
-    both = index.set_entries(4, {"deal:78": member(1, 13), board: member(1, 13)})  # one round trip
-    assert both == {"deal:78": None, board: 0} and index.page(board, 0, 2) == [13, 2]
+    assert redis_index.set_entries(9, {board: member(35, 9)}) == {board: 3}  # a newcomer at rank 3
+    assert redis_index.set_entries(1, {board: member(45, 11)}) == {board: 0}  # the leader falls from rank 0
+    assert redis_index.set_entries(3, {board: None}) == {board: 1}  # removed from rank 1 (after the move above)
+    assert redis_index.set_entries(9, {board: member(35, 9)}) == {board: -1}  # the same entry again: nothing
+    assert redis_index.set_entries(8, {board: None}) == {board: -1}  # nobody to remove
+    assert redis_index.set_entries(1, {"deal:78": member(5, 12)}) == {"deal:78": None}  # not ready: ranks unknown
+    assert redis_index.page(board, 0, 10) == [2, 9, 4, 11, 5]
+    both = redis_index.set_entries(4, {"deal:78": member(1, 13), board: member(1, 13)})  # one round trip
+    assert both == {"deal:78": None, board: 0} and redis_index.page(board, 0, 2) == [13, 2]
 
 
 @pytest.fixture

@@ -1,74 +1,20 @@
-"""The ranking order and the Redis index that serves it.
+"""The Redis index of the boards: per board a sorted set of the entries by ``order.rank_key``,
+with each entry's row as a page shows it, so a page or a player's own rank is one Redis call.
 
-Order on every board: every result without hints before every result with hints; within
-each, wins before losses. Wins: fewer moves, then higher score, then shorter duration.
-Losses: more cards on the foundations, then fewer moves, then higher score, then shorter
-duration. Then, always, earlier submission. Moves come before score because take-backs are
-free and a card earns +10 every time it lands on a foundation, so a score can be farmed
-without limit; the move counter cannot.
-
-All but the submission time are packed into one integer below 2**53 (exact in a Redis
-sorted set's double score); equal keys fall back to the member, which starts with the
-submission time in microseconds, so Redis sorts exactly like PostgreSQL's
-``ORDER BY rank_key, submitted_at, submission_id``.
+PostgreSQL is the record (``entries``); this is a copy of it, rebuilt from it when lost. The
+index runs on the project's one Redis connection (django-redis's, config/settings.py CACHES):
+one pool, one set of timeouts. The Lua scripts are loaded once per Redis server, by their sha.
 """
-
-import logging
-from datetime import datetime
 
 import redis
 from django_redis import get_redis_connection
+from redis.commands.core import Script
 
-log = logging.getLogger(__name__)
+from .order import LAYOUT, member, submission_of
 
-#: The Redis keys of the index start with this; a new layout of rank_key takes a new prefix,
-#: so indexes of the old keys are ignored and each board is rebuilt from PostgreSQL when read.
-KEY_PREFIX = "lb2"
-
-#: The tier in the top 2 bits: 0 won, 1 lost, 2 won with hints, 3 lost with hints.
-TIER_BITS, BODY_BITS = 2, 51
-DECK = 104
-MOVES_BITS, SCORE_BITS = 16, 16
-WON_SECONDS_BITS = 19  # about 6 days
-LOST_FOUNDATION_BITS, LOST_SECONDS_BITS = 7, 12  # 104 cards; about 68 minutes
-MOVES_CAP, SCORE_CAP = (1 << MOVES_BITS) - 1, (1 << SCORE_BITS) - 1
-WON_SECONDS_CAP, LOST_SECONDS_CAP = (1 << WON_SECONDS_BITS) - 1, (1 << LOST_SECONDS_BITS) - 1
-
-
-def rank_key(won: bool, moves: int, score: int, duration_ms: int, foundation: int = 0, hints: int = 0) -> int:
-    """Lower is better. Moves and score are capped at 65,535, whole seconds at about 6 days
-    for a win and 4,095 (68 minutes) for a loss: beyond a cap, results tie on that key and the
-    next decides. ``foundation`` (cards on the foundations) orders losses only."""
-    tier = (0 if won else 1) | (2 if hints else 0)
-    moves, points = min(moves, MOVES_CAP), SCORE_CAP - min(score, SCORE_CAP)
-    seconds = duration_ms // 1000
-    if won:
-        body = (((moves << SCORE_BITS) | points) << WON_SECONDS_BITS) | min(seconds, WON_SECONDS_CAP)
-    else:
-        missing = DECK - min(max(foundation, 0), DECK)
-        body = (((((missing << MOVES_BITS) | moves) << SCORE_BITS) | points) << LOST_SECONDS_BITS) | min(
-            seconds, LOST_SECONDS_CAP)
-    return (tier << BODY_BITS) | body
-
-
-def daily_board(date) -> str:
-    return f"daily:{date.isoformat()}"
-
-
-def deal_board(number: int) -> str:
-    return f"deal:{number}"
-
-
-def member(submitted_at: datetime, submission_id: int) -> str:
-    """Zero-padded, so that Redis's byte order of equal scores is PostgreSQL's order."""
-    return f"{int(submitted_at.timestamp() * 1_000_000):017d}:{submission_id:012d}"
-
-
-def submission_of(member_text: str | bytes) -> int:
-    if isinstance(member_text, bytes):
-        member_text = member_text.decode()
-    return int(member_text.rsplit(":", 1)[1])
-
+#: The Redis keys of the index start with this: a new layout of ``order.rank_key`` takes a new
+#: prefix, so indexes of the old keys are ignored and each board is rebuilt from PostgreSQL.
+KEY_PREFIX = f"lb{LAYOUT}"
 
 # A rebuild's upsert, a thousand entries a round trip (KEYS: zset, players, rows; ARGV: player,
 # member, score, row, player, ...): a player's member is replaced only when the new one ranks
@@ -187,24 +133,26 @@ _UPSERT_MANY, _SET, _FILL = (script.replace("ROWS_SECONDS", str(ROWS_SECONDS))
                               for script in (_UPSERT_MANY, _SET, _FILL))
 
 
+def _script(text: str) -> Script:
+    """A script bound to no client: each call names the connection (``client=``)."""
+    return Script(None, text.encode())
+
+
+_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY = map(_script, (_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY))
+
+
 class NotReady(Exception):
     """The board's index does not hold the whole record (lost, or never built)."""
 
 
-class RedisRanking:
+class BoardIndex:
     """Per board: a sorted set (member: time:submission), a hash player -> member, a hash
-    member -> row (the row as a page shows it, rank aside: ``board_rows``), and a ``ready``
+    member -> row (the row as a page shows it, rank aside: ``rows``), and a ``ready``
     flag meaning the set holds every entry of the board's record. A row may be missing (an
     index built before rows were kept, a renamed player): readers fill it from PostgreSQL."""
 
     def __init__(self, client: redis.Redis):
         self.client = client
-        self._set = client.register_script(_SET)
-        self._page = client.register_script(_PAGE)
-        self._around = client.register_script(_AROUND)
-        self._rank = client.register_script(_RANK)
-        self._fill = client.register_script(_FILL)
-        self._upsert_many = client.register_script(_UPSERT_MANY)
 
     @staticmethod
     def _keys(board: str) -> tuple[str, str, str, str]:
@@ -222,7 +170,7 @@ class RedisRanking:
             key, member_text, row = entry if entry is not None else (0, "", b"")
             keys += self._keys(board)
             args += (member_text, key, row)
-        ranks = self._set(keys=keys, args=args) if entries else []
+        ranks = _SET(keys=keys, args=args, client=self.client) if entries else []
         return {board: None if rank == -2 else rank for board, rank in zip(entries, ranks)}
 
     def is_ready(self, board: str) -> bool:
@@ -239,12 +187,12 @@ class RedisRanking:
             batch += (player_id, member(submitted_at, submission_id), key, row)
             count += 1
             if len(batch) == 4 * 1000:
-                self._upsert_many(keys=[zset, players, rows], args=batch, client=pipe)
+                _UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
                 batch = []
                 if count % 20_000 == 0:
                     pipe.execute()
         if batch:
-            self._upsert_many(keys=[zset, players, rows], args=batch, client=pipe)
+            _UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
         pipe.set(ready, 1)
         pipe.execute()
         return count
@@ -265,7 +213,7 @@ class RedisRanking:
         zset, _, rows, ready = self._keys(board)
         if limit <= 0:  # ZRANGE 0 -1 would be the whole board: ask for ranks 1 .. 0, none
             offset, limit = 1, 0
-        answer = self._page(keys=[zset, rows, ready], args=[offset, offset + limit - 1])
+        answer = _PAGE(keys=[zset, rows, ready], args=[offset, offset + limit - 1], client=self.client)
         if not answer:
             raise NotReady(board)
         total, members, found = answer
@@ -276,7 +224,7 @@ class RedisRanking:
         (None when not on the board), the members ranked ``rank - radius`` .. ``rank + radius``
         (from ``offset``, never below 0) and the board's size, in one round trip. Raises
         ``NotReady``."""
-        answer = self._around(keys=self._keys(board), args=[player_id, radius, 2 * radius + 1])
+        answer = _AROUND(keys=self._keys(board), args=[player_id, radius, 2 * radius + 1], client=self.client)
         if not answer:
             raise NotReady(board)
         if len(answer) == 1:
@@ -287,7 +235,7 @@ class RedisRanking:
     def rank_of(self, board: str, player_id: int) -> int | None:
         """A player's 0-based rank, or None when they are not on the board. Raises ``NotReady``."""
         zset, players, _, ready = self._keys(board)
-        rank = self._rank(keys=[zset, players, ready], args=[player_id])
+        rank = _RANK(keys=[zset, players, ready], args=[player_id], client=self.client)
         if rank == -2:
             raise NotReady(board)
         return None if rank < 0 else rank
@@ -296,7 +244,7 @@ class RedisRanking:
         """Store ``{member: row}`` for the members still on the board."""
         if rows:
             zset, _, row_key, _ = self._keys(board)
-            self._fill(keys=[zset, row_key], args=[part for pair in rows.items() for part in pair])
+            _FILL(keys=[zset, row_key], args=[part for pair in rows.items() for part in pair], client=self.client)
 
     def claim_rebuild(self, board: str, seconds: int = 300) -> bool:
         """Whether the caller may rebuild the board's index now (nobody else is, or the one who
@@ -312,15 +260,8 @@ class RedisRanking:
         self.client.unlink(*self._keys(board))
 
 
-_ranking: RedisRanking | None = None
-
-
-def redis_ranking() -> RedisRanking:
-    """The ranking index, on the cache's Redis client (django-redis): one connection pool and
-    one set of timeouts (config/settings.py, CACHES). Built again when the cache's client
-    changes (the settings changed, in tests)."""
-    global _ranking
-    client = get_redis_connection("default")
-    if _ranking is None or _ranking.client is not client:
-        _ranking = RedisRanking(client)
-    return _ranking
+def board_index() -> BoardIndex:
+    """The index on the project's Redis connection (django-redis's client of the default cache,
+    the one the cache and the throttles use), as it is now: no client of its own is kept, so a
+    change of the cache's settings (in tests) is followed at once."""
+    return BoardIndex(get_redis_connection("default"))
