@@ -148,11 +148,14 @@ def _fallback(game: Game) -> str | None:
 COL_F, POOL_F, COL_COL, POOL_COL, FOUND_COL = range(5)
 #: HOSTS[c]: the cards that c may be built on in a column.
 HOSTS = tuple(tuple(h for h in range(52) if c in STACKS_ON[h]) for c in range(52))
+#: BUILT_ON[h]: the two cards that may be built on h in a column (none on an Ace).
+BUILT_ON = tuple(tuple(sorted(STACKS_ON[h])) for h in range(52))
 #: OPPOSITE[c]: the two suits of the other colour.
 OPPOSITE = tuple((0, 3) if IS_RED[c] else (1, 2) for c in range(52))
 INF = 99
 KINGS = (12, 25, 38, 51)
 QUEENS_DOWN_TO_TWOS = tuple(s * 13 + r for r in range(11, 0, -1) for s in range(4))
+TWOS_UP_TO_KINGS = tuple(s * 13 + r for r in range(1, 13) for s in range(4))
 
 
 def _write_log(game: Game, path, scheduled: bool) -> list[str]:
@@ -436,104 +439,163 @@ class _Search:
             h += w_host * best
         return h
 
+    # -- the moves worth trying, kind by kind ----------------------------------------------------
+
     def moves(self) -> list:
-        """The moves worth trying here, the most promising first."""
-        cols, down, pool, found = self.cols, self.down, self.pool, self.found
-        tops = [col[-1] if col else -1 for col in cols]
-        top_set = set(tops)
-        top_set.discard(-1)
-        empty = tops.index(-1) if -1 in tops else -1
-        cost = self.place_costs(top_set, empty >= 0)
-        needed = {f // 2 * 13 + found[f] for f in range(8) if found[f] < KING}
-        # Cards whose move is progress: tops of columns over face-down or needed cards.
-        wanted = set()
-        for a in range(COLUMNS):
-            col = cols[a]
-            if col and (down[a] or not needed.isdisjoint(col[:-1])):
-                wanted.add(col[-1])
-        hosted_by: dict[int, list[int]] = {}  # card -> the columns whose top takes it
-        for b in range(COLUMNS):
-            if tops[b] >= 0:
-                for c in STACKS_ON[tops[b]]:
-                    hosted_by.setdefault(c, []).append(b)
+        """The moves worth trying here, the most promising first: one kind after the other in
+        the order below, each kind in the order that its generator states."""
+        needed = self._needed()
+        places = self._places()
+        useful = self._useful(self._wanted(needed))
+        return [*self._flips(needed, places),
+                *self._columns_to_foundations(needed),
+                *self._pool_to_foundations(needed),
+                *self._digs(places),
+                *self._feeds(places, useful),
+                *self._emptying_for_a_king(places),
+                *self._take_backs(places, useful)]
 
-        flips, founds, digs, feeds, others = [], [], [], [], []
-        king_waiting = None
-        for a in range(COLUMNS):
-            col = cols[a]
-            if not col:
-                continue
-            t, d = col[-1], down[a]
-            up = len(col) - d
-            if t in needed:
-                (flips if up == 1 and d else founds).append((-d, (COL_F, a, 0, 1)))
-            if d and empty >= 0 and RANK[col[d]] == KING and up > 1 and self._is_run(col, d):
-                flips.append((-d, (COL_COL, a, empty, up)))
-            if RANK[t] == KING:
-                if up == 1 and d and empty >= 0:
-                    flips.append((-d, (COL_COL, a, empty, 1)))
-                continue
-            hosts = hosted_by.get(t)
-            if not hosts:
-                continue
+    def _flips(self, needed: set, places: dict):
+        """Moves that turn a face-down card up, the columns with the most face-down cards first
+        (left to right among equals). Per column: the one face-up card to its foundation, then
+        onto each column that takes it (a King: to an empty column); or a run led by a King,
+        from the face-down cards up, to an empty column."""
+        cols, down = self.cols, self.down
+        # reverse=True keeps a sort stable: left to right among equals
+        for a in sorted([a for a in range(COLUMNS) if down[a]], key=down.__getitem__, reverse=True):
+            col, d = cols[a], down[a]
+            t, up = col[-1], len(col) - d
             if up == 1:
-                if d:
-                    flips.extend((-d, (COL_COL, a, b, 1)) for b in hosts)
-                else:  # empties the column: worth it when a King waits for one
-                    if king_waiting is None:
-                        king_waiting = self._king_waiting()
-                    if king_waiting:
-                        others.extend((0, (COL_COL, a, b, 1)) for b in hosts)
-            elif self._has_use(col[-2], top_set, cost):
-                digs.extend((up, (COL_COL, a, b, 1)) for b in hosts)
+                if t in needed:
+                    yield COL_F, a, 0, 1
+                for b in places.get(t, ()):
+                    yield COL_COL, a, b, 1
+            elif RANK[col[d]] == KING and col[d] in places and self._is_run(col, d):
+                yield COL_COL, a, places[col[d]][0], up
 
+    def _columns_to_foundations(self, needed: set):
+        """Top cards that a foundation takes without turning a card up (those are flips), the
+        columns with the most face-down cards first (left to right among equals)."""
+        cols, down = self.cols, self.down
+        ready = [a for a, col in enumerate(cols)
+                 if col and col[-1] in needed and not (down[a] and len(col) - down[a] == 1)]
+        for a in sorted(ready, key=down.__getitem__, reverse=True):
+            yield COL_F, a, 0, 1
+
+    def _pool_to_foundations(self, needed: set):
+        """Pool cards that a foundation takes, in card order (the safe ones are already up)."""
+        pool = self.pool
         for c in sorted(needed):
             if pool[c]:
-                founds.append((1, (POOL_F, c, 0, 1)))
+                yield POOL_F, c, 0, 1
 
-        # useful[h]: a chain of h pool cards from h up leads to a place for a wanted top.
-        useful = [INF] * 52
-        for r in range(1, 13):
-            for h in range(r, 52, 13):
-                best = INF
-                for e in STACKS_ON[h]:
-                    if e in wanted:
-                        best = 1
-                        break
-                    if pool[e] and useful[e] + 1 < best:
-                        best = useful[e] + 1
-                useful[h] = best
-        for c in range(52):
-            if not pool[c] or useful[c] >= INF:
+    def _digs(self, places: dict):
+        """A top card (never a King) onto each column that takes it, when that uncovers a
+        face-up card with a use (see _has_use): the fewest face-up cards first, then left to
+        right."""
+        cols, down = self.cols, self.down
+        piles = sorted((len(col) - down[a], a) for a, col in enumerate(cols)
+                       if len(col) - down[a] > 1 and RANK[col[-1]] != KING and col[-1] in places)
+        if not piles:
+            return
+        tops = {col[-1] for col in cols if col}
+        cost = self.place_costs(tops, not all(cols))
+        for _, a in piles:
+            col = cols[a]
+            if self._has_use(col[-2], tops, cost):
+                for b in places[col[-1]]:
+                    yield COL_COL, a, b, 1
+
+    def _feeds(self, places: dict, useful: list[int]):
+        """Pool cards onto each column that takes them, when they start a chain of pool cards
+        that makes a place for a wanted card (see _useful): the shortest chains first, among
+        equals onto a column without face-down cards first, then by card and column."""
+        pool, down = self.pool, self.down
+        ranked = [(useful[c], down[b] > 0, c, b) for c in range(52) if pool[c] and useful[c] < INF
+                  for b in places.get(c, ())]
+        ranked.sort()
+        for _, _, c, b in ranked:
+            yield POOL_COL, c, b, 1
+
+    def _emptying_for_a_king(self, places: dict):
+        """A lone card (not a King, nothing under it) onto each column that takes it, which
+        empties its column: only when a King waits for one (see _king_waiting); left to right."""
+        cols, down = self.cols, self.down
+        lone = [a for a, col in enumerate(cols)
+                if len(col) == 1 and not down[a] and RANK[col[0]] != KING and col[0] in places]
+        if lone and self._king_waiting():
+            for a in lone:
+                for b in places[cols[a][0]]:
+                    yield COL_COL, a, b, 1
+
+    def _take_backs(self, places: dict, useful: list[int]):
+        """The top card of a foundation onto each column that takes it, when a chain of pool cards
+        built on it makes a place for a wanted card (see _useful); foundation by foundation,
+        only the first of two equal ones of a suit; none when take-backs are off."""
+        if not self.take_backs:
+            return
+        found = self.found
+        for f in range(8):
+            rank = found[f]
+            if not rank or (f & 1 and found[f - 1] == rank):
                 continue
-            if RANK[c] == KING:
-                targets = (empty,) if empty >= 0 else ()
-            else:
-                targets = hosted_by.get(c, ())
-            for b in targets:
-                feeds.append((useful[c] * 10 + (5 if down[b] else 0), (POOL_COL, c, b, 1)))
+            c = f // 2 * 13 + rank - 1
+            if useful[c] < INF:
+                for b in places.get(c, ()):
+                    yield FOUND_COL, f, b, 1
 
-        if self.take_backs:
-            for f in range(8):
-                rank = found[f]
-                if not rank or (f & 1 and found[f - 1] == rank):
-                    continue
-                x = f // 2 * 13 + rank - 1
-                if useful[x] >= INF:
-                    continue
-                if rank == KING:
-                    targets = (empty,) if empty >= 0 else ()
-                else:
-                    targets = hosted_by.get(x, ())
-                others.extend((1, (FOUND_COL, f, b, 1)) for b in targets)
+    # -- what the move generators read -----------------------------------------------------------
 
-        ordered = []
-        for group in (flips, founds, digs, feeds, others):
-            group.sort(key=lambda item: item[0])
-            ordered.extend(move for _, move in group)
-        return ordered
+    def _needed(self) -> set[int]:
+        """The cards that the foundations take next."""
+        found = self.found
+        return {f // 2 * 13 + found[f] for f in range(8) if found[f] < KING}
+
+    def _places(self) -> dict[int, list[int]]:
+        """places[c]: the columns that card c may be played to, left to right: those whose top
+        takes it; for a King, the first empty column (any other is the same)."""
+        places: dict[int, list[int]] = {}
+        empty = -1
+        for b, col in enumerate(self.cols):
+            if col:
+                for c in STACKS_ON[col[-1]]:
+                    places.setdefault(c, []).append(b)
+            elif empty < 0:
+                empty = b
+        if empty >= 0:
+            for c in KINGS:
+                places[c] = [empty]
+        return places
+
+    def _wanted(self, needed: set) -> set[int]:
+        """The top cards whose move is progress: those over face-down cards or over a card
+        that the foundations take next."""
+        return {col[-1] for d, col in zip(self.down, self.cols)
+                if col and (d or not needed.isdisjoint(col[:-1]))}
+
+    def _useful(self, wanted: set) -> list[int]:
+        """useful[h]: the fewest cards, h first then pool cards each built on the one before,
+        to play so that a wanted card can be built on the last; INF when none. It is 1 for the
+        cards a wanted card builds on; else, lower ranks first, one more than the best of the
+        pool cards that build on h."""
+        pool = self.pool
+        useful = [INF] * 52
+        for w in wanted:
+            for h in HOSTS[w]:
+                useful[h] = 1
+        for h in TWOS_UP_TO_KINGS:
+            if useful[h] == 1:
+                continue
+            e1, e2 = BUILT_ON[h]
+            best = useful[e1] if pool[e1] else INF
+            if pool[e2] and useful[e2] < best:
+                best = useful[e2]
+            if best < INF:
+                useful[h] = best + 1
+        return useful
 
     def _is_run(self, col, d) -> bool:
+        """The face-up cards of ``col`` (``d`` face-down) are built one on the other."""
         return all(col[i + 1] in STACKS_ON[col[i]] for i in range(d, len(col) - 1))
 
     def _king_waiting(self) -> bool:
