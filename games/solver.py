@@ -101,16 +101,25 @@ def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bo
         path, reason = search.best_first(budget, deadline)
         nodes += search.nodes
         if path is not None:
-            for scheduled in (True, False):  # never trust the search blindly: replay the log
-                actions = _write_log(_copy(game), path, scheduled)
-                result = verify(actions) if actions else None
-                if result is not None and result.ok and result.won:
-                    return Solution(True, actions, nodes, time.perf_counter() - start, "won")
+            actions = _verified_log(game, path, verify)
+            if actions is not None:
+                return Solution(True, actions, nodes, time.perf_counter() - start, "won")
             reason = "unverified"
             break
         if reason in ("time limit", "exhausted"):
             break
     return Solution(False, [], nodes, time.perf_counter() - start, reason)
+
+
+def _verified_log(game: Game, path, verify) -> list[str] | None:
+    """The log of ``path`` from ``game``, taps scheduled, else in path order: the first that
+    ``verify`` replays as won (the search is never trusted blindly); None when neither is."""
+    for scheduled in (True, False):
+        actions = _write_log(_copy(game), path, scheduled)
+        result = verify(actions) if actions else None
+        if result is not None and result.ok and result.won:
+            return actions
+    return None
 
 
 def _copy(game: Game) -> Game:
@@ -165,17 +174,7 @@ def _write_log(game: Game, path, scheduled: bool) -> list[str]:
     changes nothing: moves that touch the same column or the foundations of the same suit keep
     their order, and the others are free. Each step plays a free move that needs no tap, else
     the free pool move whose card the stock brings round soonest. That saves most of the taps."""
-    touches = _resources(game, path)
-    after: list[list[int]] = [[] for _ in path]  # i -> moves that must wait for i
-    waits = [0] * len(path)
-    last: dict = {}
-    for i, resources in enumerate(touches):
-        before = {last[r] for r in resources if r in last}
-        for j in before:
-            after[j].append(i)
-        waits[i] = len(before)
-        for r in resources:
-            last[r] = i
+    after, waits = _order(_resources(game, path))
     free = [i for i in range(len(path)) if not waits[i]]
     actions: list[str] = []
     try:
@@ -193,6 +192,23 @@ def _write_log(game: Game, path, scheduled: bool) -> list[str]:
     except Exception:  # an engine refusal means a search bug: report no solution
         return []
     return actions if game.won else []
+
+
+def _order(touches: list[tuple]) -> tuple[list[list[int]], list[int]]:
+    """The order that moves touching these resources must keep: each waits for the last move
+    before it that touched one of its resources. Returns after[i], the moves that wait for
+    move i, and waits[i], how many moves move i waits for."""
+    after: list[list[int]] = [[] for _ in touches]
+    waits = [0] * len(touches)
+    last: dict = {}
+    for i, resources in enumerate(touches):
+        before = {last[r] for r in resources if r in last}
+        for j in before:
+            after[j].append(i)
+        waits[i] = len(before)
+        for r in resources:
+            last[r] = i
+    return after, waits
 
 
 def _resources(game: Game, path) -> list[tuple]:
@@ -643,11 +659,7 @@ class _Search:
                 path = [self.apply(move)]
                 self.auto_moves(path)
                 if self.left == 0:
-                    line = [record[0] for record in path]
-                    while key is not None:
-                        key, before = parents[key]
-                        line[:0] = before
-                    return line, "won"
+                    return self._line(parents, key, path), "won"
                 child = self.key()
                 if child not in parents:
                     parents[child] = (key, tuple(record[0] for record in path))
@@ -656,3 +668,12 @@ class _Search:
                 for record in reversed(path):
                     self.undo(record)
         return None, "exhausted"
+
+    @staticmethod
+    def _line(parents: dict, key: bytes, path: list) -> list:
+        """The moves from the start: those that led to position ``key``, then ``path``'s."""
+        line = [record[0] for record in path]
+        while key is not None:
+            key, before = parents[key]
+            line[:0] = before
+        return line
