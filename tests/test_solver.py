@@ -1,6 +1,8 @@
 """games/solver.py: every log it returns replays as won, its node budget makes it
-deterministic, and hint() always offers a legal action."""
+deterministic, hint() always offers a legal action, and each of the search's move generators
+yields moves of its kind that the rules allow."""
 
+import hashlib
 import json
 import os
 import random
@@ -12,7 +14,8 @@ import pytest
 
 from games import ACTIONS, Game, format_code, parse_code, replay
 from games.replay import replay_onto
-from games.solver import DEFAULT_NODE_LIMIT, Solution, hint, solve, solve_game
+from games.solver import (COL_COL, COL_F, DEFAULT_NODE_LIMIT, FOUND_COL, POOL_COL, POOL_F, STRATEGIES,
+                          Solution, _copy, _play_move, _Search, hint, solve, solve_game)
 
 CORPUS = Path(__file__).resolve().parent / "data" / "won_games.jsonl"
 #: A deal that the default budget does not win (its search always runs out).
@@ -63,6 +66,18 @@ def test_the_answer_does_not_depend_on_the_process():
         for seed in ("1", "2")
     }
     assert len(answers) == 1 and answers.pop().startswith("True ")
+
+
+@pytest.mark.parametrize("number, nodes, length, digest", [
+    (1, 830, 403, "0abf3b7cfd9a4ceb"),
+    (5, 627, 439, "1142910eec6659f7"),
+])
+def test_the_answer_is_pinned(number, nodes, length, digest):
+    """The deal of the day is the first candidate that the solver wins, so its exact answer is
+    part of the product: a change to the search that changes it must change these on purpose."""
+    solution = solve(number)
+    found = hashlib.sha256(json.dumps(solution.actions).encode()).hexdigest()[:16]
+    assert (solution.nodes, len(solution.actions), found) == (nodes, length, digest)
 
 
 @pytest.mark.parametrize("node_limit", [0, 1, 10])
@@ -169,3 +184,78 @@ def test_manage_py_solve_writes_the_corpus(tmp_path):
     for game in games:
         result = replay(game["deal"], game["actions"])
         assert result.won and (game["score"], game["moves"]) == (result.score, result.moves)
+
+
+# -- the search's move generators --------------------------------------------------------------
+
+#: Each move generator and what each of its moves does once applied: (kind, turns a card up).
+GENERATORS = {
+    "_flips": ({COL_F, COL_COL}, True),
+    "_columns_to_foundations": ({COL_F}, False),
+    "_pool_to_foundations": ({POOL_F}, False),
+    "_digs": ({COL_COL}, False),
+    "_feeds": ({POOL_COL}, False),
+    "_emptying_for_a_king": ({COL_COL}, False),
+    "_take_backs": ({FOUND_COL}, False),
+}
+
+
+def positions():
+    """Games in progress: along a few won lines of the corpus (columns empty, Kings move,
+    cards come back from the foundations) and after random play."""
+    for index in range(6):
+        stored = corpus_game(index)
+        game = Game.new(parse_code(stored["deal"]).number)
+        for i, text in enumerate(stored["actions"]):
+            if i % 15 == 0:
+                yield _copy(game)
+            game.play(ACTIONS[text])
+    for number in (3, 77, 4567):
+        rng = random.Random(number)
+        game = Game.new(number)
+        for i in range(160):
+            if i % 40 == 0:
+                yield _copy(game)
+            game.play(ACTIONS[rng.choice([text for text in game.legal_actions() if text != "u"])])
+
+
+def generated(search):
+    """The moves of each generator, fed as ``moves`` feeds them."""
+    needed, places = search._needed(), search._places()
+    useful = search._useful(search._wanted(needed))
+    args = {"_flips": (needed, places), "_columns_to_foundations": (needed,),
+            "_pool_to_foundations": (needed,), "_digs": (places,), "_feeds": (places, useful),
+            "_emptying_for_a_king": (places,), "_take_backs": (places, useful)}
+    return {name: list(getattr(search, name)(*args[name])) for name in GENERATORS}
+
+
+def test_each_move_generator_yields_legal_moves_of_its_kind():
+    """Every generated move is one the engine plays, to the position the search reaches; each
+    generator yields its own kind of move; moves() chains them in order."""
+    seen = dict.fromkeys(GENERATORS, 0)
+    for game in positions():
+        search = _Search(game, STRATEGIES[0])
+        before = search.encode()
+        by_kind = generated(search)
+        assert search.moves() == [move for moves in by_kind.values() for move in moves]
+        for name, moves in by_kind.items():
+            kinds, turns_up = GENERATORS[name]
+            seen[name] += len(moves)
+            for move in moves:
+                engine = _copy(game)
+                _play_move(engine, move, [])  # raises IllegalAction on a move the rules refuse
+                _, flipped, _ = record = search.apply(move)
+                assert move[0] in kinds and flipped is turns_up, (name, move)
+                assert search.key() == _Search(engine, STRATEGIES[0]).key(), (name, move)
+                assert search.pool == _Search(engine, STRATEGIES[0]).pool, (name, move)
+                if name == "_emptying_for_a_king":
+                    assert not search.cols[move[1]]
+                search.undo(record)
+                assert search.encode() == before
+    assert all(seen.values()), f"every generator is exercised: {seen}"
+
+
+def test_no_take_back_when_they_are_off():
+    for game in positions():
+        search = _Search(game, STRATEGIES[0], take_backs=False)
+        assert all(move[0] != FOUND_COL for move in search.moves())
