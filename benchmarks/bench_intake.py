@@ -67,12 +67,12 @@ def main() -> None:
 
     import _seed
     from games import format_code, parse_code
-    from leaderboard import services
+    from leaderboard import days
     from leaderboard.models import Attempt, Submission
 
     game = _stack.won_games()[0]
     number = parse_code(game["deal"]).number
-    today = services.utc_today()
+    today = days.today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
     plans = [("alone", None), ("alone", TARGET_RPS)] + ([("with worker", None), ("with worker", TARGET_RPS)]
                                                         if with_worker else [])

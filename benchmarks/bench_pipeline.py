@@ -110,14 +110,14 @@ def seed_day(count: int, results: dict, tokens: bool):
     import _seed
     import redis
     from games import format_code, parse_code
-    from leaderboard import services
+    from leaderboard import days
 
     game = _stack.won_games()[0]
     logs = _stack.PlayerGames(game)
     results["game"] = {"deal": game["deal"], "actions": len(game["actions"]) + 4,
                        "longest_game_min": round(logs.longest_ms / 60000, 1)}
     number = parse_code(game["deal"]).number
-    today = services.utc_today()
+    today = days.today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
     _seed.reset(client)
     _seed.daily_deal(today, game)

@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from games import format_code
 
-from . import board_rows, cache, services, sql
+from . import board_rows, cache, days, services, sql
 from .boards import index, order
 from .errors import Forbidden, NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
@@ -25,17 +25,17 @@ def daily_deal(day: date, viewer) -> dict:
     """The deal of ``day`` as ``viewer`` may see it: its cards (code, number, solution) only once
     the day is final; until then the facts around it, and the viewer's own latest attempt at it
     (they have seen its cards). A future day does not exist yet, and a past day has the deal
-    stored then or none (today's is stored by ``services.daily_deal_ensure`` first, which a
+    stored then or none (today's is stored by ``days.daily_deal_ensure`` first, which a
     reader never calls: it may make the server solve a deal)."""
-    if day > services.utc_today():
+    if day > days.today():
         raise NotFound(f"There is no deal of the day for {day.isoformat()} yet.")
     deal = DailyDeal.objects.filter(date=day).first()
     if deal is None:
         raise NotFound(f"There was no deal of the day on {day.isoformat()}.")
-    final = services.day_final(day)
+    final = days.day_final(day)
     return {
         "date": day, "proven_winnable": bool(deal.solution), "players": _daily_players(day),
-        **services.day_times(day), "final": final,
+        **days.day_times(day), "final": final,
         "code": format_code(deal.number, "D") if final else None,
         "number": deal.number if final else None,
         "solution": deal.solution if final else None,
@@ -205,7 +205,7 @@ def board_around(board: str, player, radius: int) -> bytes:
 def players_board(page: int, page_size: int) -> dict:
     """Players by daily wins, then best streak, then current streak."""
     def compute():
-        today = services.utc_today()
+        today = days.today()
         stats = PlayerStats.objects.filter(daily_wins__gt=0, player__is_active=True).select_related("player")
         ordered = stats.order_by("-daily_wins", "-best_streak", "player_id")
         offset = (page - 1) * page_size
@@ -243,9 +243,9 @@ def player_profile(username: str) -> dict:
                 .order_by("-daily_date", "-submitted_at")[:HISTORY_ROWS])
     history += [_history_row(submission, None) for submission in practice]
     history.sort(key=lambda row: row["date"], reverse=True)  # stable: a day's ranked row first
-    return {"player": player.username, "joined": player.date_joined.date().isoformat(),
+    return {"player": player.username, "joined": days.day_of(player.date_joined).isoformat(),
             "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
-            "current_streak": current_streak(stats, services.utc_today()), "history": history[:HISTORY_ROWS]}
+            "current_streak": current_streak(stats, days.today()), "history": history[:HISTORY_ROWS]}
 
 
 def _history_row(submission: Submission, rank: int | None) -> dict:
@@ -290,5 +290,5 @@ def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:
     if not submission.board_entries.exists():
         raise NotFound("No such submission.")
     if submission.daily_date is not None:
-        return submission, services.day_final(submission.daily_date)
-    return submission, services.day_closed(submission.attempt.started_at.date())
+        return submission, days.day_final(submission.daily_date)
+    return submission, days.day_closed(days.day_of(submission.attempt.started_at))

@@ -6,7 +6,7 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import services
+from . import days
 from .models import Attempt, Submission
 
 
@@ -69,11 +69,11 @@ class AttemptOut(serializers.ModelSerializer):
 
     def get_closes_at(self, attempt) -> datetime | None:
         """A daily attempt's day closes at midnight UTC."""
-        return services.day_close(attempt.daily_date) if attempt.daily_date else None
+        return days.day_close(attempt.daily_date) if attempt.daily_date else None
 
     def get_accepts_until(self, attempt) -> datetime | None:
         """Its submission is taken until the close plus the grace."""
-        return services.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
+        return days.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
 
 
 @extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 0},

@@ -2,13 +2,11 @@
 the admin share them)."""
 
 import hashlib
-import hmac
 import json
 import logging
 import uuid
 from dataclasses import asdict
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -21,12 +19,11 @@ from rest_framework.authtoken.models import Token
 
 import games
 from games import solver
-from games.deal import MAX_DEAL
 
-from . import board_rows, cache, sql, tempo
+from . import board_rows, cache, days, sql, tempo
 from .boards import index, order
 from .errors import Conflict, Forbidden, Invalid, TooLarge
-from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
+from .models import Attempt, BoardEntry, PlayerStats, Submission
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -77,38 +74,6 @@ def user_token_delete(user) -> None:
     Token.objects.filter(user=user).delete()
 
 
-# -- the deal of the day ----------------------------------------------------------------
-
-def daily_candidates(day: date, secret: str | None = None):
-    """Deal numbers for ``day``, in order: an HMAC of the date under the server secret, so
-    nobody can compute tomorrow's deal without it."""
-    key = (secret or settings.DAILY_DEAL_SECRET).encode()
-    for attempt in range(1000):
-        digest = hmac.new(key, f"{day.isoformat()}/{attempt}".encode(), hashlib.sha256).digest()
-        yield int.from_bytes(digest[:8], "big") % MAX_DEAL + 1
-
-
-def daily_deal_ensure(day: date) -> DailyDeal:
-    """The stored deal of ``day``; the first call picks the first candidate the solver
-    wins within its node budget and stores the winning line as the proof."""
-    existing = DailyDeal.objects.filter(date=day).first()
-    if existing:
-        return existing
-    for tried, number in enumerate(daily_candidates(day), 1):
-        found = solver.solve(number, node_limit=settings.DAILY_SOLVER_NODES)
-        if found.won:
-            break
-    else:  # pragma: no cover - a thousand unsolved candidates means the solver is broken
-        raise RuntimeError(f"no winnable daily deal found for {day}")
-    try:
-        with transaction.atomic():
-            return DailyDeal.objects.create(
-                date=day, number=number, solution=found.actions, candidates_tried=tried
-            )
-    except IntegrityError:  # another process stored it first: theirs stands
-        return DailyDeal.objects.get(date=day)
-
-
 # -- attempts and submissions -------------------------------------------------------------
 
 #: What a player sends to start today's deal without knowing its code.
@@ -119,15 +84,15 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
     """Start playing a deal now. "daily" (or the code of today's deal) starts today's deal
     of the day: ranked for the player's first DAILY_RANKED_ATTEMPTS of the day, practice
     after. A D code of another day is played like a numbered deal."""
-    today = utc_today()
+    today = days.today()
     todays = None
     if deal_code.strip().lower() == DAILY:
-        todays = daily_deal_ensure(today)
+        todays = days.daily_deal_ensure(today)
         code = games.DealCode(mode="D", number=todays.number)
     else:
         code = _deal_code(deal_code)
         if code.mode == "D":
-            todays = daily_deal_ensure(today)
+            todays = days.daily_deal_ensure(today)
     if todays is None or todays.number != code.number:
         return Attempt.objects.create(player=player, deal_code=str(code), deal_number=code.number,
                                       started_at=timezone.now())
@@ -206,9 +171,9 @@ def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submi
     a daily attempt; evidence for staff review, never ranked."""
     if attempt.player_id != player.pk:
         raise Forbidden("Only the player who started this attempt may submit to it.")
-    if attempt.daily_date is not None and timezone.now() > day_accepts_until(attempt.daily_date):
+    if attempt.daily_date is not None and timezone.now() > days.day_accepts_until(attempt.daily_date):
         raise Conflict(_("The day of this deal has closed: its games can no longer be ranked."),
-                       detail=day_times(attempt.daily_date), code="day_closed")
+                       detail=days.day_times(attempt.daily_date), code="day_closed")
     if not isinstance(actions, list):
         raise Invalid("actions must be a list of action strings.", code="invalid_log")
     if not actions:
@@ -532,19 +497,19 @@ def _entries_of(player_id: int, boards: list[str]):
 def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
-    days = [day for day, in sql.run(
+    won_days = [day for day, in sql.run(
         f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
         f'AND "won" AND NOT "hidden" AND NOT "flagged" AND NOT "practice" AND "copy_of_id" IS NULL '
         f'AND "daily_date" IS NOT NULL ORDER BY 1',
         [player_id, Status.VERIFIED])]
     best = run = 0
     previous = None
-    for day in days:
+    for day in won_days:
         run = run + 1 if previous and day - previous == timedelta(days=1) else 1
         best = max(best, run)
         previous = day
-    stats = PlayerStats(player_id=player_id, daily_wins=len(days), best_streak=best,
-                        last_streak=run if days else 0, last_win_date=previous)
+    stats = PlayerStats(player_id=player_id, daily_wins=len(won_days), best_streak=best,
+                        last_streak=run if won_days else 0, last_win_date=previous)
     sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
             f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
             f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
@@ -578,47 +543,15 @@ def board_rebuild_queue(board: str) -> None:
         index.board_index().release_rebuild(board)
 
 
-def boards_reconcile(days=None) -> list[str]:
-    """Rebuild the index of recent daily boards whose size differs from the record."""
+def boards_reconcile(recent=None) -> list[str]:
+    """Rebuild the index of recent daily boards (``recent`` days; today's and yesterday's by
+    default) whose size differs from the record."""
     ranks = index.board_index()
-    today = utc_today()
+    today = days.today()
     rebuilt = []
-    for day in days or (today, today - timedelta(days=1)):
+    for day in recent or (today, today - timedelta(days=1)):
         board = order.daily_board(day)
         if ranks.size(board) != BoardEntry.objects.filter(board=board).count():
             board_rebuild(board)
             rebuilt.append(board)
     return rebuilt
-
-
-def utc_today() -> date:
-    return timezone.now().date()
-
-
-def day_closed(day: date) -> bool:
-    return day < utc_today()
-
-
-def day_close(day: date) -> datetime:
-    """When ``day`` closes: the next midnight UTC."""
-    return as_utc_datetime(day + timedelta(days=1))
-
-
-def day_accepts_until(day: date) -> datetime:
-    """The last moment a submission to ``day``'s deal is taken: its close plus the grace."""
-    return day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
-
-
-def day_final(day: date) -> bool:
-    """The day's close plus the grace for late submissions has passed: its deal's solution and
-    every player's log of it may be shown."""
-    return timezone.now() >= day_accepts_until(day)
-
-
-def day_times(day: date) -> dict[str, datetime]:
-    """``closes_at`` and ``accepts_until`` of ``day``, as the API names them."""
-    return {"closes_at": day_close(day), "accepts_until": day_accepts_until(day)}
-
-
-def as_utc_datetime(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day, tzinfo=dt_timezone.utc)

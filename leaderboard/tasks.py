@@ -4,9 +4,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from django.utils import timezone
-
-from . import services
+from . import days, services
 from .boards import index
 
 
@@ -25,9 +23,9 @@ def requeue_stale_submissions() -> int:
 @shared_task(ignore_result=True)
 def prepare_daily_deals() -> None:
     """Beat: store today's and tomorrow's deal of the day ahead of the first player."""
-    today = timezone.now().date()
-    services.daily_deal_ensure(today)
-    services.daily_deal_ensure(today + timedelta(days=1))
+    today = days.today()
+    days.daily_deal_ensure(today)
+    days.daily_deal_ensure(today + timedelta(days=1))
 
 
 @shared_task(ignore_result=True)

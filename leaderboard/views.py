@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import selectors, services
+from . import days, selectors, services
 from .authentication import CsrfWhenSessionCookie
 from .errors import Invalid, NotFound, TooLarge
 from .boards.order import daily_board, deal_board
@@ -117,10 +117,10 @@ class DailyView(APIView):
 
     @extend_schema(responses={200: DailyDealOut, **ERRORS})
     def get(self, request, day: str | None = None):
-        today = services.utc_today()
+        today = days.today()
         when = _date(day) if day else today
         if when == today:
-            services.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
+            days.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
         return Response(DailyDealOut(selectors.daily_deal(when, request.user)).data)
 
 
@@ -209,8 +209,9 @@ class _BoardView(APIView):
 class DailyBoardView(_BoardView):
     @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
     def get(self, request, day: str | None = None):
-        when = _date(day) if day else services.utc_today()
-        if when > services.utc_today():
+        today = days.today()
+        when = _date(day) if day else today
+        if when > today:
             raise NotFound(f"The board of {when.isoformat()} does not exist yet.")
         return self.board_answer(request, daily_board(when))
 

@@ -87,15 +87,15 @@ def todays_deal(transactional_db):
     winning line for its number (the same search the service ran). The pick is remembered
     across tests (each test's database starts empty) so the search runs once."""
     from games import solver
-    from leaderboard import services
+    from leaderboard import days
     from leaderboard.models import DailyDeal
 
-    today = services.utc_today()
+    today = days.today()
     if today in _DAILY:
         number, actions = _DAILY[today]
         deal = DailyDeal.objects.create(date=today, number=number, solution=actions)
         return deal, list(actions)
-    deal = services.daily_deal_ensure(today)
+    deal = days.daily_deal_ensure(today)
     line = solver.solve(deal.number, node_limit=django_settings.DAILY_SOLVER_NODES)
     assert line.won, f"the solver no longer wins deal {deal.number}"
     _DAILY[today] = (deal.number, tuple(line.actions))

@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import format_code, parse_code
-from leaderboard import services
+from leaderboard import days, services
 from leaderboard.models import Attempt, Submission
 from worker import wait_for
 
@@ -43,7 +43,7 @@ def test_a_game_of_a_day_not_final_shows_no_cards_and_says_when(page, live_serve
     expect(page.get_by_test_id("replay-title")).to_contain_text(f"ada · deal of {deal.date.isoformat()} · won")
     expect(page.get_by_test_id("replay-message")).to_contain_text("This game's deal is secret until the day is final")
     zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
-    final_at = services.day_accepts_until(deal.date).astimezone(ZoneInfo(zone))  # close plus grace, the reader's time
+    final_at = days.day_accepts_until(deal.date).astimezone(ZoneInfo(zone))  # close plus grace, the reader's time
     shown = page.get_by_test_id("replay-message").text_content()
     assert re.search(rf"\b({final_at:%H}|0?{final_at.hour % 12 or 12}):{final_at:%M}\b", shown), shown  # 24 h or 12 h
     assert page.locator("#table > *").count() == 0  # no cards

@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import format_code
-from leaderboard import services
+from leaderboard import days, services
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, client_for, make_player, today_deal, verify_queued, won_game, won_games,
@@ -55,7 +55,7 @@ def move_day(deal: DailyDeal, days_back: int) -> date:
     day = deal.date - timedelta(days=days_back)
     DailyDeal.objects.filter(date=deal.date).update(date=day)
     Attempt.objects.filter(daily_date=deal.date).update(
-        daily_date=day, started_at=services.day_close(day) - timedelta(hours=1))
+        daily_date=day, started_at=days.day_close(day) - timedelta(hours=1))
     Submission.objects.filter(daily_date=deal.date).update(daily_date=day)
     return day
 
@@ -70,17 +70,17 @@ def test_the_settings_default_to_a_quarter_hour_grace_and_one_ranked_attempt():
 def test_a_day_closes_at_midnight_utc_and_is_final_after_the_grace(settings):
     settings.DAILY_GRACE_SECONDS = 900
     day = date(2026, 11, 29)
-    assert services.day_close(day) == datetime(2026, 11, 30, tzinfo=dt_timezone.utc)
-    assert services.day_accepts_until(day) == datetime(2026, 11, 30, 0, 15, tzinfo=dt_timezone.utc)
-    assert services.day_final(day)
-    today = services.utc_today()
-    assert not services.day_final(today)
+    assert days.day_close(day) == datetime(2026, 11, 30, tzinfo=dt_timezone.utc)
+    assert days.day_accepts_until(day) == datetime(2026, 11, 30, 0, 15, tzinfo=dt_timezone.utc)
+    assert days.day_final(day)
+    today = days.today()
+    assert not days.day_final(today)
     yesterday = today - timedelta(days=1)
-    since_close = (timezone.now() - services.day_close(yesterday)).total_seconds()
+    since_close = (timezone.now() - days.day_close(yesterday)).total_seconds()
     settings.DAILY_GRACE_SECONDS = int(since_close) + 60
-    assert not services.day_final(yesterday)
+    assert not days.day_final(yesterday)
     settings.DAILY_GRACE_SECONDS = int(since_close) - 1
-    assert services.day_final(yesterday)
+    assert days.day_final(yesterday)
 
 
 # -- starting the deal of the day ------------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_the_first_daily_attempt_is_ranked_and_later_ones_are_practice(make_play
     alice = client_for(make_player("alice"))
     code = format_code(today_deal.number, "D")
     first = start(alice)
-    close = services.day_close(today_deal.date)
+    close = days.day_close(today_deal.date)
     assert first | {"id": None, "started_at": None} == {
         "id": None, "deal": code, "number": today_deal.number, "daily_date": today_deal.date.isoformat(),
         "started_at": None, "ranked": True, "practice": False, "hints": 0, "submission": None,
@@ -155,7 +155,7 @@ def test_the_deal_is_unseen_until_the_players_attempt_starts(make_player, client
     code = format_code(today_deal.number, "D")
     alice_player = make_player("alice")
     alice, bob, visitor = client_for(alice_player), client_for(make_player("bob")), APIClient()
-    close = services.day_close(today_deal.date)
+    close = days.day_close(today_deal.date)
     hidden = {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
               "closes_at": close.isoformat().replace("+00:00", "Z"),
               "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
@@ -218,8 +218,8 @@ def test_a_submission_after_close_plus_grace_is_refused_and_nothing_is_ranked(
     assert refused.status_code == 409, refused.content
     error = refused.json()["error"]
     assert error["code"] == "day_closed"
-    assert error["detail"] == {"closes_at": services.day_close(day).isoformat().replace("+00:00", "Z"),
-                               "accepts_until": services.day_close(day).isoformat().replace("+00:00", "Z")}
+    assert error["detail"] == {"closes_at": days.day_close(day).isoformat().replace("+00:00", "Z"),
+                               "accepts_until": days.day_close(day).isoformat().replace("+00:00", "Z")}
     assert not Submission.objects.exists() and not BoardEntry.objects.exists()
     assert PlayerStats.objects.get(player__username="alice").daily_wins == 0
 
@@ -229,7 +229,7 @@ def test_within_the_grace_a_late_submission_is_accepted_and_ranked(
     alice = client_for(make_player("alice"))
     attempt = start(alice)
     day = move_day(today_deal, 1)
-    since_close = (timezone.now() - services.day_close(day)).total_seconds()
+    since_close = (timezone.now() - days.day_close(day)).total_seconds()
     settings.DAILY_GRACE_SECONDS = int(since_close) + 600  # the close passed, the grace has not
     sent = submit(alice, attempt, won_game["actions"], verify_queued)
     assert sent.status_code == 202, sent.content

@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import services
+from leaderboard import days, services
 from leaderboard.boards import index, order
 from leaderboard.models import BoardEntry, DailyDeal, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
@@ -39,7 +39,7 @@ def secret_game(won_games) -> dict:
 
 @pytest.fixture
 def today_deal(secret_game) -> DailyDeal:
-    return DailyDeal.objects.create(date=services.utc_today(), number=parse_code(secret_game["deal"]).number,
+    return DailyDeal.objects.create(date=days.today(), number=parse_code(secret_game["deal"]).number,
                                     solution=secret_game["actions"])
 
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from games import format_code, parse_code
-from leaderboard import selectors, services, tasks
+from leaderboard import days, selectors, services, tasks
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
 from service.conftest import not_a_copy, times_within, unreachable_index
@@ -33,7 +33,7 @@ def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
 def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings):
     """Eight players with results of different quality on today's and yesterday's boards."""
     settings.DAILY_GRACE_SECONDS = 2 * 24 * 3600  # yesterday's games are still taken
-    today = services.utc_today()
+    today = days.today()
     number = parse_code(won_game["deal"]).number
     boards = []
     for day in (today, today - timedelta(days=1)):
@@ -43,7 +43,7 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
     with django_capture_on_commit_callbacks(execute=True):
         for i, player in enumerate(players):
             for back, day in enumerate((today, today - timedelta(days=1))):
-                started = services.as_utc_datetime(day) + timedelta(minutes=i)
+                started = days.as_utc_datetime(day) + timedelta(minutes=i)
                 attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"),
                                                  deal_number=number, daily_date=day, ranked=True,
                                                  started_at=started)

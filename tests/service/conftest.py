@@ -10,7 +10,7 @@ import redis
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import services, tasks
+from leaderboard import days, services, tasks
 from leaderboard.boards import index, order
 from fairplay.timing import even_times
 from leaderboard.models import Attempt, DailyDeal, Submission
@@ -72,7 +72,7 @@ def today_deal(won_game) -> DailyDeal:
     # Not create(): a browser test's page may still be asking /api/daily/ after its test ended,
     # and the session-wide live server then stores the real deal of today after the flush.
     deal, _ = DailyDeal.objects.update_or_create(
-        date=services.utc_today(), defaults={"number": number, "solution": won_game["actions"]})
+        date=days.today(), defaults={"number": number, "solution": won_game["actions"]})
     return deal
 
 

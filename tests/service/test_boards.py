@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import selectors, services
+from leaderboard import days, selectors, services
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 
@@ -148,7 +148,7 @@ def win_on(player, day, game: dict) -> Submission:
     DailyDeal.objects.get_or_create(date=day, defaults={"number": number, "solution": game["actions"]})
     attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"), deal_number=number,
                                      daily_date=day, ranked=True,
-                                     started_at=services.as_utc_datetime(day) + timedelta(hours=1))
+                                     started_at=days.as_utc_datetime(day) + timedelta(hours=1))
     submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=day,
                                            actions=game["actions"],
                                            submitted_at=attempt.started_at + timedelta(minutes=30))
@@ -157,7 +157,7 @@ def win_on(player, day, game: dict) -> Submission:
 
 def test_streaks_and_the_players_board(make_player, won_game):
     alice, bob = make_player("alice"), make_player("bob")
-    today = services.utc_today()
+    today = days.today()
     for back in (4, 2, 1):
         win_on(alice, today - timedelta(days=back), won_game)
     win_on(bob, today, won_game)
@@ -173,7 +173,7 @@ def test_streaks_and_the_players_board(make_player, won_game):
 
 def test_a_streak_ends_when_a_day_is_missed(make_player, won_game):
     carol = make_player("carol")
-    today = services.utc_today()
+    today = days.today()
     for back in (5, 4, 3):
         win_on(carol, today - timedelta(days=back), won_game)
     profile = board("/api/players/carol/")

@@ -5,7 +5,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games import format_code, replay
-from leaderboard import services
+from leaderboard import days
 from leaderboard.models import DailyDeal
 
 pytestmark = pytest.mark.django_db
@@ -13,29 +13,29 @@ pytestmark = pytest.mark.django_db
 
 def test_candidates_depend_on_the_date_and_the_secret():
     day = date(2026, 1, 1)
-    first = list(zip(range(5), services.daily_candidates(day, "s1")))
-    assert first == list(zip(range(5), services.daily_candidates(day, "s1")))
-    assert first != list(zip(range(5), services.daily_candidates(day, "s2")))
-    assert first != list(zip(range(5), services.daily_candidates(day + timedelta(days=1), "s1")))
+    first = list(zip(range(5), days.daily_candidates(day, "s1")))
+    assert first == list(zip(range(5), days.daily_candidates(day, "s1")))
+    assert first != list(zip(range(5), days.daily_candidates(day, "s2")))
+    assert first != list(zip(range(5), days.daily_candidates(day + timedelta(days=1), "s1")))
     assert all(1 <= n <= 999_999 for _, n in first)
 
 
 @pytest.mark.slow
 def test_the_daily_deal_is_the_first_candidate_the_solver_wins_and_never_changes():
     day = date(2026, 3, 14)
-    stored = services.daily_deal_ensure(day)
-    candidates = list(zip(range(stored.candidates_tried), services.daily_candidates(day)))
+    stored = days.daily_deal_ensure(day)
+    candidates = list(zip(range(stored.candidates_tried), days.daily_candidates(day)))
     assert stored.number == candidates[-1][1]
     proof = replay(format_code(stored.number, "D"), stored.solution)
     assert proof.ok and proof.won
     with override_settings(DAILY_DEAL_SECRET="another secret"):
-        assert services.daily_deal_ensure(day).number == stored.number
+        assert days.daily_deal_ensure(day).number == stored.number
     assert DailyDeal.objects.filter(date=day).count() == 1
 
 
 def test_today_hides_the_deal_and_a_final_day_shows_it(today_deal, settings):
     today = APIClient().get("/api/daily/").json()
-    close = services.as_utc_datetime(today_deal.date + timedelta(days=1))
+    close = days.as_utc_datetime(today_deal.date + timedelta(days=1))
     assert today == {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
                      "closes_at": close.isoformat().replace("+00:00", "Z"),
                      "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),

@@ -1,0 +1,93 @@
+"""The day: the one "today" every module uses, a day's close, grace and final, and the deal of
+the day.
+
+A day is a UTC date. Its deal takes ranked games until its close (the next midnight UTC) plus
+DAILY_GRACE_SECONDS; after that the day is final: its deal, solution and every log are public.
+"""
+
+import hashlib
+import hmac
+from datetime import date, datetime, timedelta
+from datetime import timezone as dt_timezone
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import solver
+from games.deal import MAX_DEAL
+
+from .models import DailyDeal
+
+
+def today() -> date:
+    """Today, the UTC date by the server's clock: the only "today" of the service."""
+    return day_of(timezone.now())
+
+
+def day_of(moment: datetime) -> date:
+    """The UTC date of an aware ``moment``."""
+    return moment.astimezone(dt_timezone.utc).date()
+
+
+def as_utc_datetime(day: date) -> datetime:
+    """Midnight UTC at the start of ``day``."""
+    return datetime(day.year, day.month, day.day, tzinfo=dt_timezone.utc)
+
+
+def day_closed(day: date) -> bool:
+    """``day`` is over (its midnight UTC has passed), grace or not."""
+    return day < today()
+
+
+def day_close(day: date) -> datetime:
+    """When ``day`` closes: the next midnight UTC."""
+    return as_utc_datetime(day + timedelta(days=1))
+
+
+def day_accepts_until(day: date) -> datetime:
+    """The last moment a submission to ``day``'s deal is taken: its close plus the grace."""
+    return day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
+
+
+def day_final(day: date) -> bool:
+    """The day's close plus the grace for late submissions has passed: its deal's solution and
+    every player's log of it may be shown."""
+    return timezone.now() >= day_accepts_until(day)
+
+
+def day_times(day: date) -> dict[str, datetime]:
+    """``closes_at`` and ``accepts_until`` of ``day``, as the API names them."""
+    return {"closes_at": day_close(day), "accepts_until": day_accepts_until(day)}
+
+
+# -- the deal of the day ----------------------------------------------------------------
+
+def daily_candidates(day: date, secret: str | None = None):
+    """Deal numbers for ``day``, in order: an HMAC of the date under the server secret, so
+    nobody can compute tomorrow's deal without it."""
+    key = (secret or settings.DAILY_DEAL_SECRET).encode()
+    for attempt in range(1000):
+        digest = hmac.new(key, f"{day.isoformat()}/{attempt}".encode(), hashlib.sha256).digest()
+        yield int.from_bytes(digest[:8], "big") % MAX_DEAL + 1
+
+
+def daily_deal_ensure(day: date) -> DailyDeal:
+    """The stored deal of ``day``; the first call picks the first candidate the solver
+    wins within its node budget and stores the winning line as the proof."""
+    existing = DailyDeal.objects.filter(date=day).first()
+    if existing:
+        return existing
+    for tried, number in enumerate(daily_candidates(day), 1):
+        found = solver.solve(number, node_limit=settings.DAILY_SOLVER_NODES)
+        if found.won:
+            break
+    else:  # pragma: no cover - a thousand unsolved candidates means the solver is broken
+        raise RuntimeError(f"no winnable daily deal found for {day}")
+    try:
+        with transaction.atomic():
+            return DailyDeal.objects.create(
+                date=day, number=number, solution=found.actions, candidates_tried=tried
+            )
+    except IntegrityError:  # another process stored it first: theirs stands
+        return DailyDeal.objects.get(date=day)
