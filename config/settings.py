@@ -179,6 +179,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language: the language switch's cookie, else Accept-Language (after the
+    # session, before anything that writes words).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -207,6 +210,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -396,7 +400,18 @@ SPECTACULAR_SETTINGS = {
 # Internationalisation and time
 # --------------------------------------------------------------------------------------
 
-LANGUAGE_CODE = "en-us"
+# English, Polish and German: the language comes from the switch in the header (Django's
+# set_language, remembered in a cookie for a year), else from Accept-Language, else English.
+# The catalogues are locale/<lang>/LC_MESSAGES/django.po (pages, API, refusals) and
+# djangojs.po (the ES modules, through /jsi18n/), with their compiled .mo files committed:
+# README, "Languages". The day itself stays UTC; the browser shows times in the reader's zone.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("pl", "Polski"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = not DEBUG and env_bool("DJANGO_SECURE_COOKIES", True)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -8,6 +8,7 @@ from django.http import HttpResponse, JsonResponse
 from django.urls import include, path, re_path
 from django.views import defaults
 from django.views.decorators.cache import never_cache
+from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -77,6 +78,10 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/swagger_ui.html"),
          name="swagger-ui"),
     path("api/", include("leaderboard.urls")),
+    # The language switch (Django's set_language: a POST that sets the language cookie) and
+    # the ES modules' translations (locale/*/djangojs.po), a classic script base.html loads.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),
 ]
 
 # With DEBUG on, django.contrib.staticfiles serves static files from the apps: runserver

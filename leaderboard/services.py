@@ -9,13 +9,11 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model, password_validation
-from django.core.exceptions import ValidationError
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg.types.json import Jsonb
-from rest_framework.authtoken.models import Token
 
 import games
 from games import solver
@@ -28,50 +26,6 @@ from .models import Attempt, BoardEntry, PlayerStats, Submission
 log = logging.getLogger(__name__)
 User = get_user_model()
 Status = Submission.Status
-
-
-# -- accounts -------------------------------------------------------------------------
-
-def user_signup(*, username: str, password: str):
-    """Create a player; Django's password validators decide what a good password is."""
-    username = (username or "").strip()
-    if not username:
-        raise Invalid("Choose a username.", code="username_required")
-    if User.objects.filter(username__iexact=username).exists():
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken")
-    candidate = User(username=username)
-    try:
-        User._meta.get_field("username").run_validators(username)
-        password_validation.validate_password(password, candidate)
-    except ValidationError as exc:
-        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
-    candidate.set_password(password)
-    try:
-        with transaction.atomic():  # the account and its stats row, or neither
-            _lock_username(username)
-            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
-                raise Conflict(f"The username {username!r} is taken.", code="username_taken")
-            candidate.save()
-            PlayerStats.objects.create(player=candidate)
-    except IntegrityError:
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
-    return candidate
-
-
-def _lock_username(username: str) -> None:
-    """Serialise sign-ups of one name in any case until the transaction ends: the unique
-    index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
-    sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
-
-
-def user_token(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
-
-
-def user_token_delete(user) -> None:
-    """Log-out: the API token stops working (its cached lookup is forgotten by the Token
-    signal, leaderboard.authentication); the next log-in issues a new one."""
-    Token.objects.filter(user=user).delete()
 
 
 # -- attempts and submissions -------------------------------------------------------------

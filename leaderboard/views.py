@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import days, selectors, services
+from . import accounts, days, selectors, services
 from .authentication import CsrfWhenSessionCookie
 from .errors import Invalid, NotFound, TooLarge
 from .boards.order import daily_board, deal_board
@@ -74,9 +74,9 @@ class SignupView(APIView):
     @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
         data = _valid(CredentialsIn, request)
-        user = services.user_signup(**data)
+        user = accounts.user_signup(**data)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return Response(_account(user, services.user_token(user)), status=status.HTTP_201_CREATED)
+        return Response(_account(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
@@ -91,7 +91,7 @@ class LoginView(APIView):
         if user is None:
             raise Invalid("Wrong username or password.", code="invalid_credentials")
         login(request, user)
-        return Response(_account(user, services.user_token(user)))
+        return Response(_account(user, accounts.user_token(user)))
 
 
 class LogoutView(APIView):
@@ -100,7 +100,7 @@ class LogoutView(APIView):
         user = request.user
         logout(request)
         if user.is_authenticated:
-            services.user_token_delete(user)
+            accounts.user_token_delete(user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

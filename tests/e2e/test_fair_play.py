@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import format_code
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import Attempt, Submission
 from worker import wait_for
 
@@ -185,7 +185,7 @@ def test_boards_mark_results_that_used_hints(page, live_server, todays_deal, hum
     deal, line = todays_deal
     code = format_code(deal.number, "D")
     for name, hints, actions in (("ada", 0, line[:-3]), ("bob", 2, line)):
-        who = services.user_signup(username=name, password=PASSWORD)
+        who = accounts.user_signup(username=name, password=PASSWORD)
         attempt = Attempt.objects.create(
             player=who, deal_code=code, deal_number=deal.number, daily_date=deal.date, ranked=True, hints=hints,
             started_at=timezone.now() - timedelta(minutes=30))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import ACTIONS, Game, format_code
-from leaderboard import days, services
+from leaderboard import accounts, days, services
 from leaderboard.models import Attempt, DailyDeal, Submission
 from worker import wait_for
 
@@ -265,7 +265,7 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
     code = format_code(deal.number, "D")
     submissions = {}
     for name, actions in (("ada", line), ("bob", line[:60])):
-        who = services.user_signup(username=name, password=PASSWORD)
+        who = accounts.user_signup(username=name, password=PASSWORD)
         started = days.as_utc_datetime(yesterday.date) + timedelta(hours=9)
         attempt = Attempt.objects.create(player=who, deal_code=code, deal_number=deal.number,
                                          daily_date=yesterday.date, ranked=True, started_at=started)

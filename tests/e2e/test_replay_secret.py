@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import format_code, parse_code
-from leaderboard import days, services
+from leaderboard import accounts, days, services
 from leaderboard.models import Attempt, Submission
 from worker import wait_for
 
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def verified_game(name: str, code: str, actions: list[str], daily_date=None) -> int:
     """A game ``name`` played from 30 minutes ago, as intake stores it, verified by the worker."""
-    player = services.user_signup(username=name, password=PASSWORD)
+    player = accounts.user_signup(username=name, password=PASSWORD)
     started = timezone.now() - timedelta(minutes=30)
     number = parse_code(code).number
     attempt = Attempt.objects.create(player=player, deal_code=code, deal_number=number, daily_date=daily_date,

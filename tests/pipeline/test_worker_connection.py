@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import Attempt, Submission
 from reliability.conftest import TcpProxy
 
@@ -53,7 +53,7 @@ def start_worker(tmp_path, transactional_db, clean_redis):
 
 @pytest.fixture
 def player(db):
-    return services.user_signup(username="alice", password="correct horse battery staple")
+    return accounts.user_signup(username="alice", password="correct horse battery staple")
 
 
 def test_the_worker_verifies_every_task_on_one_kept_connection(start_worker, player):

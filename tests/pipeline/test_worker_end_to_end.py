@@ -82,10 +82,10 @@ def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
     import redis
     from django.utils import timezone
 
-    from leaderboard import services
+    from leaderboard import accounts, services
 
     settings.SUBMISSION_MAX_ACTIONS = 800_000
-    player = services.user_signup(username="carol", password=PASSWORD)
+    player = accounts.user_signup(username="carol", password=PASSWORD)
     attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
                                      started_at=timezone.now() - timedelta(days=2))
     long_log = ["s", "u"] * 400_000  # a replay of a few seconds

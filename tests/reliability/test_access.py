@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import Attempt, BoardEntry, Submission
 
 from service.conftest import times_within
@@ -35,7 +35,7 @@ def people(make_player, make_staff) -> dict:
 def api(people, role: str) -> APIClient:
     client = APIClient()
     if role != "anonymous":
-        client.credentials(HTTP_AUTHORIZATION=f"Token {services.user_token(people[role])}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(people[role])}")
     return client
 
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import DailyDeal, Submission
 
 from .conftest import PASSWORD
@@ -41,7 +41,7 @@ def error(response, status: int | tuple) -> dict:
 
 @pytest.fixture
 def token(make_player) -> str:
-    return services.user_token(make_player("alice"))
+    return accounts.user_token(make_player("alice"))
 
 
 @pytest.fixture

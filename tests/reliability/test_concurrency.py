@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from rest_framework.test import APIClient
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
 from service.conftest import times_within
 from worker import wait_for
@@ -54,7 +54,7 @@ def started(player, deal: str, minutes: float = 30) -> Attempt:
 
 def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_game, worker):
     player = make_player("alice")
-    token = services.user_token(player)
+    token = accounts.user_token(player)
     for _ in range(ROUNDS):
         attempt = started(player, won_game["deal"])
 

@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.models import Attempt, Submission
 
 from .conftest import PASSWORD
@@ -60,7 +60,7 @@ def test_every_session_authenticated_write_needs_the_csrf_token(make_player):
         assert forged.status_code == 403, path
     # Nothing happened: no attempt or log written, no account made, still logged in.
     assert Attempt.objects.count() == 1 and not Submission.objects.exists()
-    assert not services.User.objects.filter(username="second").exists()
+    assert not accounts.User.objects.filter(username="second").exists()
     assert client.get("/api/auth/me/").json()["username"] == "alice"
 
     for path, body, status in writes:
@@ -71,7 +71,7 @@ def test_every_session_authenticated_write_needs_the_csrf_token(make_player):
 
 def test_token_authenticated_writes_need_no_csrf_token(make_player):
     client = APIClient(enforce_csrf_checks=True)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {services.user_token(make_player('alice'))}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(make_player('alice'))}")
     assert client.post("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, format="json").status_code == 201
 
 
@@ -89,7 +89,7 @@ def test_a_cross_site_form_cannot_log_a_visitor_in_or_sign_them_up(make_player):
                                     HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST")
         assert "Access-Control-Allow-Origin" not in preflight
     assert "sessionid" not in visitor.cookies
-    assert not services.User.objects.filter(username="victim").exists()
+    assert not accounts.User.objects.filter(username="victim").exists()
 
 
 # -- throttles ------------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_signup_is_throttled_per_address(tight_rates):
     for i in range(LIMIT):
         assert post(client, "/api/auth/signup/", {"username": f"p{i}", "password": PASSWORD}).status_code == 201
     assert_throttled(post(client, "/api/auth/signup/", {"username": "one_more", "password": PASSWORD}))
-    assert not services.User.objects.filter(username="one_more").exists()
+    assert not accounts.User.objects.filter(username="one_more").exists()
     other = post(Client(REMOTE_ADDR="10.0.0.2"), "/api/auth/signup/", {"username": "elsewhere", "password": PASSWORD})
     assert other.status_code == 201
 
@@ -150,7 +150,7 @@ def test_submissions_are_throttled_per_player(tight_rates, make_player):
 
     def submit(player):
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {services.user_token(player)}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(player)}")
         attempt = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
         return client.post(f"/api/attempts/{attempt.pk}/submission", {"actions": ["s"]}, format="json")
 

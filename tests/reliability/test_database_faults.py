@@ -14,7 +14,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
 
-from leaderboard import services, tasks
+from leaderboard import accounts, services, tasks
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
 from worker import queued_tasks
 
@@ -69,7 +69,7 @@ def cut_at(proxy, at, run):
 
 def test_every_endpoint_answers_503_in_the_error_shape_while_postgresql_is_unreachable(pg_proxy, make_player):
     player = make_player("alice")
-    token = services.user_token(player)
+    token = accounts.user_token(player)
     attempt = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
     users_before = User.objects.count()
     pg_proxy.down()
@@ -129,7 +129,7 @@ def test_a_signup_cut_at_any_query_leaves_a_whole_account_or_none(pg_proxy):
 
 def test_a_submission_cut_at_any_query_is_stored_whole_or_not_and_never_lost(pg_proxy, make_player):
     player = make_player("alice")
-    token = services.user_token(player)
+    token = accounts.user_token(player)
     actions = ["s", "s", "s"]
 
     def submit(attempt):

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
-from leaderboard import services
+from leaderboard import accounts, services
 
 from .conftest import TALLY
 
@@ -40,7 +40,7 @@ def player_data(make_player, won_game):
     attempt = services.attempt_start(player=player, deal_code=won_game["deal"])
     done = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"][:20])
     services.submission_verify(done.pk)
-    return {"token": services.user_token(player), "attempt": services.attempt_start(
+    return {"token": accounts.user_token(player), "attempt": services.attempt_start(
         player=player, deal_code=won_game["deal"]).pk, "submission": done.pk}
 
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from games import parse_code
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.boards import index
 from leaderboard.models import Attempt, BoardEntry, Submission
 
@@ -27,7 +27,7 @@ LONG_LOG = ["s", "u"] * 400_000
 
 def token_client(player) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {services.user_token(player)}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(player)}")
     return client
 
 

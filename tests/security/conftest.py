@@ -4,7 +4,7 @@ Redis; the browser of the end-to-end suite for the pages under their Content-Sec
 from rest_framework.test import APIClient
 
 from e2e.conftest import browser, page  # noqa: F401  (fixtures, re-exported for this directory)
-from leaderboard import services
+from leaderboard import accounts
 from reliability.conftest import make_staff  # noqa: F401
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
     PASSWORD, _fresh_redis, client_for, make_player, today_deal, won_game, won_games,
@@ -14,5 +14,5 @@ from service.conftest import (  # noqa: F401  (fixtures, re-exported for this di
 def token_client(player) -> APIClient:
     """An API client as a program uses it: its token, no cookies."""
     client = APIClient(enforce_csrf_checks=True)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {services.user_token(player)}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(player)}")
     return client

@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import services
+from leaderboard import accounts
 
 from .conftest import PASSWORD
 
@@ -49,7 +49,7 @@ def test_logging_out_ends_the_token_and_the_next_log_in_issues_a_new_one(make_pl
 
 def test_a_browser_log_out_ends_the_token_too(make_player):
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     browser = Client()
     assert post(browser, "/api/auth/login/", {"username": "alice", "password": PASSWORD}).status_code == 200
     assert browser.post("/api/auth/logout/").status_code == 204
@@ -75,7 +75,7 @@ def test_a_cross_site_log_in_or_sign_up_with_a_session_cookie_needs_the_csrf_tok
         assert refused.status_code == 403, refused.content
         assert refused.json()["error"]["code"] == "permission_denied" and "CSRF" in refused.json()["error"]["message"]
     assert visitor.get("/api/auth/me/").json()["authenticated"] is False
-    assert not services.User.objects.filter(username="victim2").exists()
+    assert not accounts.User.objects.filter(username="victim2").exists()
 
     token = visitor.cookies["csrftoken"].value
     allowed = post(visitor, path, body, HTTP_X_CSRFTOKEN=token)

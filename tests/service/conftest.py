@@ -10,7 +10,7 @@ import redis
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import days, services, tasks
+from leaderboard import accounts, days, services, tasks
 from leaderboard.boards import index, order
 from fairplay.timing import even_times
 from leaderboard.models import Attempt, DailyDeal, Submission
@@ -79,7 +79,7 @@ def today_deal(won_game) -> DailyDeal:
 @pytest.fixture
 def make_player(db):
     def make(name: str = "alice"):
-        return services.user_signup(username=name, password=PASSWORD)
+        return accounts.user_signup(username=name, password=PASSWORD)
     return make
 
 

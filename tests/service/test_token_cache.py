@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import services
+from leaderboard import accounts, services
 from leaderboard.admin import PlayerAdmin
 from leaderboard.authentication import _cache_key
 
@@ -34,7 +34,7 @@ def queries_of(token: str) -> list[str]:
 
 def test_a_known_token_is_read_from_the_cache_after_the_first_request(make_player):
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     assert any("authtoken_token" in sql for sql in queries_of(token))  # the first: PostgreSQL
     assert queries_of(token) == []  # then no query at all for /me
     body = me(token).json()
@@ -47,7 +47,7 @@ def test_a_cached_user_is_a_real_player_for_the_writes(make_player):
     """The user from the cache has its other fields deferred: writes that take it as the
     player (an attempt) work, and a field not cached is read when asked for."""
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     me(token)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
@@ -58,19 +58,19 @@ def test_a_cached_user_is_a_real_player_for_the_writes(make_player):
 
 def test_a_deleted_token_stops_working_when_the_delete_commits(make_player, django_capture_on_commit_callbacks):
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     assert me(token).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         Token.objects.filter(key=token).delete()  # a rotation: delete, then a new key
     assert me(token).status_code == 401
-    fresh = services.user_token(alice)
+    fresh = accounts.user_token(alice)
     assert fresh != token and me(fresh).json()["username"] == "alice"
 
 
 @pytest.mark.parametrize("change", ["deactivate", "rename", "delete", "admin_disable"])
 def test_a_changed_account_is_seen_at_once(make_player, rf, django_capture_on_commit_callbacks, change):
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     assert me(token).json()["username"] == "alice"
     with django_capture_on_commit_callbacks(execute=True):
         if change == "deactivate":
@@ -82,7 +82,7 @@ def test_a_changed_account_is_seen_at_once(make_player, rf, django_capture_on_co
         elif change == "delete":
             alice.delete()
         else:  # a queryset update: no signal, the action forgets the tokens itself
-            PlayerAdmin(services.User, site).disable(rf.post("/"), services.User.objects.filter(pk=alice.pk))
+            PlayerAdmin(accounts.User, site).disable(rf.post("/"), accounts.User.objects.filter(pk=alice.pk))
     answer = me(token)
     if change == "rename":
         assert answer.json()["username"] == "alicia"
@@ -94,7 +94,7 @@ def test_a_changed_account_is_seen_at_once(make_player, rf, django_capture_on_co
 
 def test_a_log_in_keeps_the_cached_lookup(make_player, django_capture_on_commit_callbacks):
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     me(token)
     with django_capture_on_commit_callbacks(execute=True):
         response = APIClient().post("/api/auth/login/", {"username": "alice", "password": PASSWORD}, format="json")
@@ -105,9 +105,9 @@ def test_a_log_in_keeps_the_cached_lookup(make_player, django_capture_on_commit_
 def test_a_change_without_signals_is_bounded_by_the_lifetime(make_player, settings):
     settings.AUTH_TOKEN_CACHE_SECONDS = 1
     alice = make_player("alice")
-    token = services.user_token(alice)
+    token = accounts.user_token(alice)
     assert me(token).status_code == 200
-    services.User.objects.filter(pk=alice.pk).update(is_active=False)  # raw update: no signal
+    accounts.User.objects.filter(pk=alice.pk).update(is_active=False)  # raw update: no signal
     assert me(token).status_code == 200  # still cached
     time.sleep(1.2)
     assert me(token).status_code == 401
@@ -123,12 +123,12 @@ def test_unknown_and_malformed_tokens_are_refused_and_not_cached(make_player):
 
 def test_with_the_cache_off_every_request_reads_postgresql(make_player, settings):
     settings.AUTH_TOKEN_CACHE_SECONDS = 0
-    token = services.user_token(make_player("alice"))
+    token = accounts.user_token(make_player("alice"))
     me(token)
     assert any("authtoken_token" in sql for sql in queries_of(token))
 
 
 def test_an_unreachable_cache_reads_postgresql(make_player, settings):
-    token = services.user_token(make_player("alice"))
+    token = accounts.user_token(make_player("alice"))
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
     assert me(token).json()["username"] == "alice"
