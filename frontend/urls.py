@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.play_daily, name="play-daily"),
     path("play/<str:code>/", views.play_code, name="play-code"),
     path("boards/", views.boards, name="boards"),
+    path("rules/", views.rules, name="rules"),
     path("players/<str:username>/", views.player, name="player"),
     path("replay/<int:submission_id>/", views.replay, name="replay"),
     path("login/", views.login_page, name="login"),

@@ -1,17 +1,25 @@
 """The pages of the site. Each one is a thin HTML shell: the ES modules in
 static/frontend/ do the work through the JSON API (and engine.js for the game itself)."""
 
+from django.conf import settings
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 import games
+from games.cards import DECK_SIZE
+from games.deal import COLUMNS
+from games.game import FOUNDATIONS, HISTORY_LIMIT
 
 
-def _page(request, template: str, page: dict, status: int = 200):
-    """Render a page; ``page`` reaches the scripts as JSON (json_script), with the viewer."""
+def _page(request, template: str, page: dict, status: int = 200, **extra):
+    """Render a page; ``page`` reaches the scripts as JSON (json_script), with the viewer;
+    ``extra`` is more context for the template alone."""
     user = request.user
     context = {
+        **extra,
         "page": {
             **page,
             "user": {"username": user.username if user.is_authenticated else None,
@@ -36,7 +44,7 @@ def play_code(request, code: str):
         games.parse_code(code)
     except games.InvalidCode as exc:
         return _page(request, "play.html", {"kind": "play", "daily": False, "code": None,
-                                             "error": str(exc)}, status=404)
+                                             "error": games.render(exc.refusal, gettext)}, status=404)
     return _page(request, "play.html", {"kind": "play", "daily": False, "code": code})
 
 
@@ -71,3 +79,26 @@ def login_page(request):
 @ensure_csrf_cookie
 def signup_page(request):
     return _page(request, "auth.html", {"kind": "auth", "mode": "signup", "next": _next_url(request)})
+
+
+def _rules_facts() -> dict:
+    """The numbers the rules page states, from the engine and the settings, written the
+    reader's way (1,220 / 1 220 / 1.220); counts that choose a plural form stay integers."""
+    face_down = sum(range(COLUMNS))
+    counts = {
+        "cards": DECK_SIZE, "columns": COLUMNS, "foundations": FOUNDATIONS, "face_down": face_down,
+        "stock": DECK_SIZE - face_down - COLUMNS, "undo_limit": HISTORY_LIMIT,
+        "won_score": DECK_SIZE * 10 + face_down * 5,
+        "max_actions_per_second": settings.MAX_ACTIONS_PER_SECOND,
+        "tempo_median_ms": settings.TEMPO_MIN_MEDIAN_MS,
+    }
+    facts = {name: number_format(value, decimal_pos=0, force_grouping=True) for name, value in counts.items()}
+    facts["ranked_attempts"] = settings.DAILY_RANKED_ATTEMPTS
+    facts["grace_minutes"] = round(settings.DAILY_GRACE_SECONDS / 60)
+    return facts
+
+
+@ensure_csrf_cookie
+def rules(request):
+    """The rules, scoring, ranking order and fair play, in the reader's language."""
+    return _page(request, "rules.html", {"kind": "rules"}, facts=_rules_facts())

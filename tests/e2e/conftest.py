@@ -49,6 +49,9 @@ def page(browser):
     on the page fail the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.set_default_timeout(10_000)
+    # A returning player: the first visit's how to play (play/how-to.js) was dismissed, so it
+    # does not push the board down (tests/e2e/test_languages.py sees it on a first visit).
+    context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -1,7 +1,10 @@
 /**
  * The JSON API, as the browser uses it: session cookie + CSRF header, one error shape.
- * Every failure throws ApiError with the server's {"error": {code, message, detail}}.
+ * Every failure throws ApiError with the server's {"error": {code, message, detail}} (its
+ * message in the page's language: the request carries the language cookie).
  */
+
+import { gettext, interpolate } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, detail = null) {
@@ -36,7 +39,7 @@ export async function api(path, { method = "GET", body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (exc) {
-    throw new ApiError(0, "network", "The server cannot be reached: check your connection.");
+    throw new ApiError(0, "network", gettext("The server cannot be reached: check your connection."));
   }
   const text = await response.text();
   let data = null;
@@ -48,7 +51,7 @@ export async function api(path, { method = "GET", body } = {}) {
     throw new ApiError(
       response.status,
       err ? err.code : `http_${response.status}`,
-      err ? err.message : `The server answered ${response.status}.`,
+      err ? err.message : interpolate(gettext("The server answered %(status)s."), { status: response.status }),
       err ? err.detail : null,
     );
   }

@@ -1,7 +1,9 @@
 // /boards/: a day's board (today by default, ?date= for past days), a numbered deal's board
-// (?deal= code or number) and the players board.
+// (?deal= code or number) and the players board. Its words are in TEXT, translated (i18n.js).
 import { InvalidCode, formatCode, parseCode } from "./engine.js";
 import { clock, get, h, pageData } from "./api.js";
+import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatMoment } from "./time.js";
 
 const page = pageData();
 const user = page.user || { authenticated: false };
@@ -10,12 +12,37 @@ const PAGE_SIZE = 25;
 const $ = (id) => document.getElementById(id);
 let today = null;
 
-/** The texts a person reads, in one place for the translation that follows. */
+/** The texts a person reads, in the page's language (i18n.js). */
 const TEXT = {
-  hints: (n) => (n === 1 ? "1 hint" : `${n} hints`),
-  hintsTitle: "Played with hints: ranked after every game without hints.",
-  final: " · final, games are public",
-  open: (when) => ` · open until ${when}`,
+  hints: (n) => interpolate(ngettext("%(count)s hint", "%(count)s hints", n), { count: formatNumber(n) }),
+  hintsTitle: gettext("Played with hints: ranked after every game without hints."),
+  final: gettext(" · final, games are public"),
+  open: (when) => interpolate(gettext(" · open until %(time)s"), { time: when }),
+  midnight: gettext("midnight UTC"),
+  empty: gettext("No verified results on this board yet."),
+  player: gettext("Player"),
+  result: gettext("Result"),
+  moves: gettext("Moves"),
+  score: gettext("Score"),
+  time: gettext("Time"),
+  clean: gettext("Clean"),
+  won: gettext("won"),
+  notWon: gettext("not won"),
+  replay: gettext("replay"),
+  prev: gettext("‹ Prev"),
+  next: gettext("Next ›"),
+  pageOf: (n, pages) => interpolate(gettext("page %(page)s of %(pages)s"), { page: formatNumber(n), pages: formatNumber(pages) }),
+  loading: gettext("Loading…"),
+  today: gettext("Today"),
+  proven: gettext(" · proven winnable"),
+  players: (n) => interpolate(ngettext(" · %(count)s player", " · %(count)s players", n), { count: formatNumber(n) }),
+  yourRank: (rank) => interpolate(gettext(" · your rank #%(rank)s"), { rank }),
+  dealNumber: (number) => interpolate(gettext("Deal #%(number)s · "), { number }),
+  playCode: (code) => interpolate(gettext("play %(code)s"), { code }),
+  nobody: gettext("Nobody has won a deal of the day yet."),
+  dailyWins: gettext("Daily wins"),
+  streak: gettext("Streak"),
+  best: gettext("Best"),
 };
 
 /** A small badge on a result that used hints: words, not only a colour. */
@@ -32,21 +59,21 @@ function setParam(name, value) {
 }
 
 function resultTable(data, { me = null, replayable = () => true } = {}) {
-  if (!data.results.length) return h("p", { class: "empty" }, "No verified results on this board yet.");
-  const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, "Player"), h("th", {}, "Result"),
-    h("th", {}, "Moves"), h("th", {}, "Score"), h("th", { class: "board-col-optional" }, "Time"),
-    h("th", { class: "board-col-optional" }, "Clean"), h("th", {}, ""));
+  if (!data.results.length) return h("p", { class: "empty" }, TEXT.empty);
+  const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, TEXT.player), h("th", {}, TEXT.result),
+    h("th", {}, TEXT.moves), h("th", {}, TEXT.score), h("th", { class: "board-col-optional" }, TEXT.time),
+    h("th", { class: "board-col-optional" }, TEXT.clean), h("th", {}, ""));
   const rows = data.results.map((row) => h("tr", {
     class: row.player === user.username || row.rank === me ? "me" : null, "data-player": row.player, "data-rank": row.rank,
   },
   h("td", { "data-testid": "row-rank" }, row.rank),
   h("td", { class: "player" }, h("a", { href: `/players/${encodeURIComponent(row.player)}/` }, row.player)),
-  h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won"), hintsBadge(row)),
-  h("td", { "data-testid": "row-moves" }, row.moves),
-  h("td", {}, row.score),
+  h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? TEXT.won : TEXT.notWon), hintsBadge(row)),
+  h("td", { "data-testid": "row-moves" }, formatNumber(row.moves)),
+  h("td", {}, formatNumber(row.score)),
   h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
   h("td", { class: "board-col-optional" }, row.clean ? "\u2713" : ""),
-  h("td", {}, replayable(row) ? h("a", { href: `/replay/${row.submission}/` }, "replay") : "")));
+  h("td", {}, replayable(row) ? h("a", { href: `/replay/${row.submission}/` }, TEXT.replay) : "")));
   return h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows));
 }
 
@@ -54,9 +81,9 @@ function pager(data, go) {
   const pages = Math.max(1, Math.ceil(data.count / data.page_size));
   if (pages <= 1) return null;
   return h("div", { class: "pager" },
-    h("button", { type: "button", disabled: data.page <= 1, onclick: () => go(data.page - 1) }, "\u2039 Prev"),
-    h("span", {}, `page ${data.page} of ${pages}`),
-    h("button", { type: "button", disabled: data.page >= pages, onclick: () => go(data.page + 1) }, "Next \u203a"));
+    h("button", { type: "button", disabled: data.page <= 1, onclick: () => go(data.page - 1) }, TEXT.prev),
+    h("span", {}, TEXT.pageOf(data.page, pages)),
+    h("button", { type: "button", disabled: data.page >= pages, onclick: () => go(data.page + 1) }, TEXT.next));
 }
 
 // -- the deal of the day ----------------------------------------------------------------------
@@ -64,7 +91,7 @@ function pager(data, go) {
 async function showDay(day, pageNumber = 1) {
   const box = $("daily-board");
   const meta = $("daily-meta");
-  box.replaceChildren(h("p", { class: "empty" }, "Loading…"));
+  box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
   const path = day === today ? "/api/leaderboards/daily/" : `/api/leaderboards/daily/${day}/`;
   try {
     const [board, deal, mine] = await Promise.all([
@@ -75,14 +102,12 @@ async function showDay(day, pageNumber = 1) {
     // The deal's code (and its games) are public only once the day is final: close plus grace.
     const closed = deal ? deal.final : false;
     meta.replaceChildren(
-      `${day === today ? "Today" : day}: `,
+      `${day === today ? TEXT.today : formatDay(day)}: `,
       deal && deal.code ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
-      deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, " · proven winnable") : "",
-      ` · ${board.count} player${board.count === 1 ? "" : "s"}`,
-      closed ? TEXT.final : TEXT.open(deal && deal.closes_at
-        ? new Date(deal.closes_at).toLocaleString([], { hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
-        : "midnight UTC"),
-      mine && mine.me ? h("b", { "data-testid": "my-rank" }, ` · your rank #${mine.me}`) : "",
+      deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, TEXT.proven) : "",
+      TEXT.players(board.count),
+      closed ? TEXT.final : TEXT.open(deal && deal.closes_at ? formatMoment(deal.closes_at) : TEXT.midnight),
+      mine && mine.me ? h("b", { "data-testid": "my-rank" }, TEXT.yourRank(mine.me)) : "",
     );
     box.replaceChildren(
       resultTable(board, { me: mine && mine.me, replayable: (row) => closed || row.player === user.username }),
@@ -119,11 +144,11 @@ async function showDeal(typed, pageNumber = 1) {
   }
   const number = parseCode(dealCode).number;
   const nCode = formatCode(number, "N");
-  box.replaceChildren(h("p", { class: "empty" }, "Loading…"));
+  box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
   try {
     const board = await get(`/api/leaderboards/deals/${number}/?page=${pageNumber}&page_size=${PAGE_SIZE}`);
-    meta.replaceChildren(`Deal #${number} · `, h("a", { href: `/play/${nCode}/`, "data-testid": "play-deal" }, `play ${nCode}`),
-      ` · ${board.count} player${board.count === 1 ? "" : "s"}`);
+    meta.replaceChildren(TEXT.dealNumber(number), h("a", { href: `/play/${nCode}/`, "data-testid": "play-deal" }, TEXT.playCode(nCode)),
+      TEXT.players(board.count));
     box.replaceChildren(resultTable(board, { replayable: (row) => row.player === user.username }),
       pager(board, (n) => showDeal(typed, n)) || "");
   } catch (exc) {
@@ -148,15 +173,16 @@ async function showPlayers(pageNumber = 1) {
   try {
     const data = await get(`/api/leaderboards/players/?page=${pageNumber}&page_size=${PAGE_SIZE}`);
     if (!data.results.length) {
-      box.replaceChildren(h("p", { class: "empty" }, "Nobody has won a deal of the day yet."));
+      box.replaceChildren(h("p", { class: "empty" }, TEXT.nobody));
       return;
     }
-    const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, "Player"), h("th", {}, "Daily wins"),
-      h("th", {}, "Streak"), h("th", {}, "Best"));
+    const head = h("tr", {}, h("th", {}, "#"), h("th", { class: "player" }, TEXT.player), h("th", {}, TEXT.dailyWins),
+      h("th", {}, TEXT.streak), h("th", {}, TEXT.best));
     const rows = data.results.map((row) => h("tr", { class: row.player === user.username ? "me" : null, "data-player": row.player },
       h("td", {}, row.rank),
       h("td", { class: "player" }, h("a", { href: `/players/${encodeURIComponent(row.player)}/` }, row.player)),
-      h("td", {}, row.daily_wins), h("td", {}, row.current_streak), h("td", {}, row.best_streak)));
+      h("td", {}, formatNumber(row.daily_wins)), h("td", {}, formatNumber(row.current_streak)),
+      h("td", {}, formatNumber(row.best_streak))));
     box.replaceChildren(h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows)),
       pager(data, showPlayers) || "");
   } catch (exc) {

@@ -10,7 +10,8 @@
  *   result-card.js        the card under a won game
  *   view.js               drawing the table, the numbers and the status line
  *   actions.js            what a card's place and an action text mean, in cells and in words
- *   text.js               every text a person reads
+ *   text.js               every text a person reads (translated: ../i18n.js)
+ *   how-to.js             a first visit's how to play, until dismissed
  *
  * Every action goes through the engine (engine.js): the page only turns gestures into action
  * texts, asks the engine, and keeps the action log with the time of each action (timing.js).
@@ -21,6 +22,7 @@ import { pageData } from "./api.js";
 import { openDaily, showPanel } from "./play/daily.js";
 import { act, dealAgain, openNumbered } from "./play/deal.js";
 import { bindGestures } from "./play/gestures.js";
+import { bindHowTo } from "./play/how-to.js";
 import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
 import { askHint } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
@@ -115,4 +117,5 @@ setInterval(() => tick(play), 1000);
 bindGestures(play);
 bindToolbar(play);
 bindResize(play);
+bindHowTo();
 start(play);

@@ -1,15 +1,36 @@
 // /players/<username>/: a player's daily record, a small SVG chart of moves over time and
-// the history of daily results (each linking to its replay).
+// the history of daily results (each linking to its replay). Its words are in TEXT, translated.
 import { clock, get, h, pageData } from "./api.js";
+import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 const page = pageData();
 const user = page.user || {};
 const SVG = "http://www.w3.org/2000/svg";
 
-/** The texts a person reads, in one place for the translation that follows. */
+/** The texts a person reads, in the page's language (i18n.js). */
 const TEXT = {
-  practice: "practice",
-  practiceTitle: "A later try at the day's deal: verified, never ranked.",
+  practice: gettext("practice"),
+  practiceTitle: gettext("A later try at the day's deal: verified, never ranked."),
+  chartLabel: (n) => interpolate(ngettext("Moves in %(count)s daily game", "Moves in %(count)s daily games", n), { count: formatNumber(n) }),
+  noGames: gettext("No daily games yet."),
+  dot: (day, moves, won, place) => interpolate(won
+    ? ngettext("%(day)s: %(moves)s move, won, %(place)s", "%(day)s: %(moves)s moves, won, %(place)s", moves)
+    : ngettext("%(day)s: %(moves)s move, %(place)s", "%(day)s: %(moves)s moves, %(place)s", moves),
+  { day: formatDay(day), moves: formatNumber(moves), place }),
+  dailyWins: gettext("daily wins"),
+  currentStreak: gettext("current streak"),
+  bestStreak: gettext("best streak"),
+  joined: gettext("joined"),
+  noResults: gettext("No daily results yet."),
+  day: gettext("Day"),
+  rank: gettext("Rank"),
+  result: gettext("Result"),
+  moves: gettext("Moves"),
+  score: gettext("Score"),
+  time: gettext("Time"),
+  won: gettext("won"),
+  notWon: gettext("not won"),
+  replay: gettext("replay"),
 };
 
 /** A history row's place: its rank, or "practice" for a game after the ranked try. */
@@ -31,9 +52,9 @@ export function movesChart(history) {
   const height = 200;
   const pad = { left: 44, right: 12, top: 12, bottom: 28 };
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "data-testid": "moves-chart",
-    "aria-label": `Moves in ${points.length} daily games` });
+    "aria-label": TEXT.chartLabel(points.length) });
   if (!points.length) {
-    chart.append(svg("text", { x: width / 2, y: height / 2, "text-anchor": "middle" }, "No daily games yet."));
+    chart.append(svg("text", { x: width / 2, y: height / 2, "text-anchor": "middle" }, TEXT.noGames));
     return chart;
   }
   const days = points.map((row) => Date.parse(`${row.date}T00:00:00Z`));
@@ -51,17 +72,17 @@ export function movesChart(history) {
     svg("line", { class: "axis", x1: pad.left, y1: height - pad.bottom, x2: width - pad.right, y2: height - pad.bottom }),
     svg("text", { x: pad.left - 6, y: y(yHi) + 4, "text-anchor": "end" }, String(yHi)),
     svg("text", { x: pad.left - 6, y: y(yLo) + 4, "text-anchor": "end" }, String(yLo)),
-    svg("text", { x: pad.left, y: height - 8, "text-anchor": "start" }, points[0].date),
+    svg("text", { x: pad.left, y: height - 8, "text-anchor": "start" }, formatDay(points[0].date)),
   );
   if (points.length > 1) {
-    chart.append(svg("text", { x: width - pad.right, y: height - 8, "text-anchor": "end" }, points[points.length - 1].date));
+    chart.append(svg("text", { x: width - pad.right, y: height - 8, "text-anchor": "end" }, formatDay(points[points.length - 1].date)));
     const path = points.map((row, i) => `${i ? "L" : "M"}${x(days[i]).toFixed(1)},${y(row.moves).toFixed(1)}`).join(" ");
     chart.append(svg("path", { class: "line", d: path }));
   }
   points.forEach((row, i) => {
     const dot = svg("circle", { class: row.won ? "dot-won" : "dot-lost", cx: x(days[i]).toFixed(1), cy: y(row.moves).toFixed(1), r: 4.5,
       "data-date": row.date, "data-moves": row.moves });
-    dot.append(svg("title", {}, `${row.date}: ${row.moves} moves${row.won ? ", won" : ""}, ${place(row)}`));
+    dot.append(svg("title", {}, TEXT.dot(row.date, row.moves, row.won, place(row))));
     chart.append(dot);
   });
   return chart;
@@ -80,21 +101,22 @@ async function start() {
   }
   const stat = (label, value, id) => h("div", {}, h("b", { "data-testid": id }, value), h("span", { class: "muted" }, label));
   stats.replaceChildren(
-    stat("daily wins", data.daily_wins, "daily-wins"), stat("current streak", data.current_streak, "current-streak"),
-    stat("best streak", data.best_streak, "best-streak"), stat("joined", data.joined, "joined"));
+    stat(TEXT.dailyWins, formatNumber(data.daily_wins), "daily-wins"),
+    stat(TEXT.currentStreak, formatNumber(data.current_streak), "current-streak"),
+    stat(TEXT.bestStreak, formatNumber(data.best_streak), "best-streak"), stat(TEXT.joined, formatDay(data.joined), "joined"));
   chartBox.replaceChildren(movesChart(data.history));
   if (!data.history.length) {
-    historyBox.replaceChildren(h("p", { class: "empty" }, "No daily results yet."));
+    historyBox.replaceChildren(h("p", { class: "empty" }, TEXT.noResults));
   } else {
     const today = new Date().toISOString().slice(0, 10);
-    const head = h("tr", {}, h("th", { class: "player" }, "Day"), h("th", {}, "Rank"), h("th", {}, "Result"),
-      h("th", {}, "Moves"), h("th", {}, "Score"), h("th", { class: "board-col-optional" }, "Time"), h("th", {}, ""));
+    const head = h("tr", {}, h("th", { class: "player" }, TEXT.day), h("th", {}, TEXT.rank), h("th", {}, TEXT.result),
+      h("th", {}, TEXT.moves), h("th", {}, TEXT.score), h("th", { class: "board-col-optional" }, TEXT.time), h("th", {}, ""));
     const rows = data.history.map((row) => h("tr", { "data-date": row.date },
-      h("td", { class: "player" }, h("a", { href: `/boards/?date=${row.date}` }, row.date)),
+      h("td", { class: "player" }, h("a", { href: `/boards/?date=${row.date}` }, formatDay(row.date))),
       h("td", { title: row.practice ? TEXT.practiceTitle : null }, place(row)),
-      h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? "won" : "not won"), row.clean ? " \u2713" : ""),
-      h("td", {}, row.moves), h("td", {}, row.score), h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
-      h("td", {}, row.date < today || user.username === data.player ? h("a", { href: `/replay/${row.submission}/` }, "replay") : "")));
+      h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? TEXT.won : TEXT.notWon), row.clean ? " \u2713" : ""),
+      h("td", {}, row.moves === null ? "" : formatNumber(row.moves)), h("td", {}, row.score === null ? "" : formatNumber(row.score)), h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
+      h("td", {}, row.date < today || user.username === data.player ? h("a", { href: `/replay/${row.submission}/` }, TEXT.replay) : "")));
     historyBox.replaceChildren(h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows)));
   }
   document.body.dataset.ready = "true";

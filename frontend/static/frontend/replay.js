@@ -1,20 +1,31 @@
 // /replay/<submission id>/: a finished game, step by step (prev / next / play), replayed by
 // the engine from its move log. Another player's game of the day shows its deal and moves once
 // the day is final (its close plus the grace for late games); a numbered deal's moves once the
-// UTC day it was played on has closed.
+// UTC day it was played on has closed. Its words are in TEXT, translated (i18n.js).
 import { Game, parseCode, replayOnto } from "./engine.js";
 import { clock, get, pageData } from "./api.js";
+import { formatDay, formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { renderTable } from "./table.js";
+import { formatMoment } from "./time.js";
 
+/** The texts a person reads, in the page's language (i18n.js). */
 const TEXT = {
-  dealOfDay: (date) => `deal of ${date}`,
-  numbered: (number) => `deal #${number}`,
-  outcome: (sub) => `${sub.won ? "won" : "not won"}, ${sub.moves} moves, ${sub.score} points, ${clock(sub.duration_ms)}`,
-  won: "All 104 cards are home: the game is won.",
-  cannotPlay: (index, why) => `Action ${index} cannot be played: ${why}`,
-  dealSecret: (when) => `This game's deal is secret until the day is final (${when}); then its moves are public too.`,
-  finalUnknown: "after midnight UTC and a grace for late games",
-  movesLater: "This game's moves become public once the UTC day it was played on has closed (midnight UTC).",
+  dealOfDay: (date) => interpolate(gettext("deal of %(date)s"), { date: formatDay(date) }),
+  numbered: (number) => interpolate(gettext("deal #%(number)s"), { number }),
+  outcome: (sub) => [
+    sub.won ? gettext("won") : gettext("not won"),
+    interpolate(ngettext("%(count)s move", "%(count)s moves", sub.moves), { count: formatNumber(sub.moves) }),
+    interpolate(ngettext("%(count)s point", "%(count)s points", sub.score), { count: formatNumber(sub.score) }),
+    clock(sub.duration_ms),
+  ].join(", "),
+  status: { pending: gettext("pending"), verifying: gettext("verifying"), rejected: gettext("rejected") },
+  won: gettext("All 104 cards are home: the game is won."),
+  cannotPlay: (index, why) => interpolate(gettext("Action %(index)s cannot be played: %(reason)s"), { index, reason: why }),
+  dealSecret: (when) => interpolate(gettext("This game's deal is secret until the day is final (%(time)s); then its moves are public too."), { time: when }),
+  finalUnknown: gettext("after midnight UTC and a grace for late games"),
+  movesLater: gettext("This game's moves become public once the UTC day it was played on has closed (midnight UTC)."),
+  play: pgettext("replay", "Play"),
+  pause: gettext("Pause"),
 };
 
 const page = pageData();
@@ -71,13 +82,13 @@ function goTo(target) {
 function pause() {
   clearInterval(timer);
   timer = null;
-  $("r-play").textContent = "\u25b6 Play";
+  $("r-play").textContent = `\u25b6 ${TEXT.play}`;
 }
 
 function play() {
   if (timer) { pause(); return; }
   if (step === actions.length) goTo(0);
-  $("r-play").textContent = "\u23f8 Pause";
+  $("r-play").textContent = `\u23f8 ${TEXT.pause}`;
   timer = setInterval(() => {
     if (step >= actions.length) { pause(); return; }
     goTo(step + 1);
@@ -107,7 +118,7 @@ async function start() {
     return;
   }
   const when = sub.daily_date ? TEXT.dealOfDay(sub.daily_date) : TEXT.numbered(sub.deal_number);
-  const outcome = sub.status === "verified" ? TEXT.outcome(sub) : sub.status;
+  const outcome = sub.status === "verified" ? TEXT.outcome(sub) : TEXT.status[sub.status] || sub.status;
   $("replay-title").textContent = `${sub.player} · ${when} · ${outcome}`;
   if (!sub.deal) {  // another player's game of a day not final yet: no cards to show
     closed(TEXT.dealSecret(await dayFinalAt(sub.daily_date)));
@@ -138,9 +149,7 @@ function closed(text) {
 async function dayFinalAt(day) {
   const deal = await get(`/api/daily/${day}/`).catch(() => null);
   if (!deal || !deal.accepts_until) return TEXT.finalUnknown;
-  return new Date(deal.accepts_until).toLocaleString([], {
-    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
-  });
+  return formatMoment(deal.accepts_until);
 }
 
 start();

@@ -13,8 +13,20 @@
  * data-key ("col:3:5", "column:3", "stock", "waste", "foundation:2") for highlighting.
  */
 
+import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-export const SUIT_WORD = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const SUIT_WORD = { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") };
+
+/** The labels a screen reader says, in the page's language (i18n.js). */
+const TEXT = {
+  faceDown: gettext("face-down card"),
+  stock: (n) => interpolate(ngettext("stock, %(count)s card: draw one", "stock, %(count)s cards: draw one", n), { count: formatNumber(n) }),
+  stockEmpty: gettext("stock empty: turn the waste over"),
+  allEmpty: gettext("stock and waste empty"),
+  foundation: (number, suit, top) => interpolate(top ? gettext("foundation %(number)s (%(suit)s): %(card)s")
+    : gettext("foundation %(number)s (%(suit)s), empty"), { number, suit, card: top }),
+};
 /** Foundations 1..8: 1-2 spades, 3-4 hearts, 5-6 diamonds, 7-8 clubs. */
 export const FOUNDATION_SUITS = ["S", "S", "H", "H", "D", "D", "C", "C"];
 
@@ -43,7 +55,7 @@ function el(tag, className, attrs = {}) {
 /** A face-up card (rank + suit in the corners, a big pip in the middle) or a card back. */
 export function cardElement(name, faceUp = true) {
   if (!faceUp) {
-    const back = el("div", "card down", { "data-face": "down", "aria-label": "face-down card" });
+    const back = el("div", "card down", { "data-face": "down", "aria-label": TEXT.faceDown });
     back.append(el("span", "back-pattern"));
     return back;
   }
@@ -97,8 +109,7 @@ export function renderTable(root, snap, options = {}) {
   const stock = el("div", "pile stock", {
     "data-stock": "", "data-count": snap.stock.length, "data-key": "stock", role: "button",
     tabindex: interactive ? "0" : null,
-    "aria-label": snap.stock.length ? `stock, ${snap.stock.length} cards: draw one`
-      : snap.waste.length ? "stock empty: turn the waste over" : "stock and waste empty",
+    "aria-label": snap.stock.length ? TEXT.stock(snap.stock.length) : snap.waste.length ? TEXT.stockEmpty : TEXT.allEmpty,
   });
   if (snap.stock.length) {
     stock.append(cardElement(null, false));
@@ -137,7 +148,7 @@ export function renderTable(root, snap, options = {}) {
     const rank = topName ? "A23456789TJQK".indexOf(topName[0]) + 1 : 0;
     const slot = el("div", `pile foundation suit-${suit}`, {
       "data-foundation": f + 1, "data-suit": suit, "data-count": rank, "data-key": `foundation:${f + 1}`,
-      "aria-label": `foundation ${f + 1} (${SUIT_WORD[suit]})${topName ? `: ${topName}` : ", empty"}`,
+      "aria-label": TEXT.foundation(f + 1, SUIT_WORD[suit], topName),
     });
     const mark = el("span", `pile-mark ${suit === "H" || suit === "D" ? "red" : "black"}`);
     mark.textContent = SUIT_SYMBOL[suit];

@@ -11,8 +11,9 @@ import { AttemptClock } from "../timing.js";
 import { dealCards } from "./deal.js";
 import { freshRecord, loadGame } from "./saved-game.js";
 import { bindAttempt, submit } from "./session.js";
-import { TEXT, localTime } from "./text.js";
-import { $, say, setStage } from "./view.js";
+import { dayClose } from "../time.js";
+import { TEXT, fill } from "./text.js";
+import { $, say, setStage, tickNextDeal } from "./view.js";
 
 /** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
 export async function openDaily(play) {
@@ -70,29 +71,37 @@ export function showPanel(play, kind, previousSubmission = null) {
   const facts = h("p", { "data-testid": "daily-facts" }, dailyFacts(play.daily));
   const parts = [];
   if (kind === "invite") {
-    parts.push(h("h2", {}, TEXT.inviteTitle), facts, h("p", {}, TEXT.dailyAbout),
-      h("p", { "data-testid": "daily-invite" }, TEXT.inviteBefore,
-        h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp), TEXT.or,
-        h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn), TEXT.inviteAfter),
-      h("p", {}, TEXT.numberedOpen, numberedDealLink()));
+    parts.push(h("h2", {}, TEXT.inviteTitle), facts, nextDeal(), h("p", {}, TEXT.dailyAbout),
+      h("p", { "data-testid": "daily-invite" }, fill(TEXT.invite, {
+        signup: h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp),
+        login: h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn),
+      })),
+      h("p", {}, fill(TEXT.numberedOpen, { link: numberedDealLink() })),
+      h("p", {}, h("a", { href: "/rules/", "data-testid": "daily-rules" }, TEXT.rules)));
   } else {
     const error = h("p", { class: "form-error", "data-testid": "start-error" });
     const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
     button.addEventListener("click", () => startDailyAttempt(play, button, error));
-    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle), facts,
+    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle), facts, nextDeal(),
       h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
       previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
       h("p", {}, button), error);
   }
   $("daily-panel").replaceChildren(...parts.filter(Boolean));
   setStage(kind);
+  tickNextDeal(play);
+}
+
+/** The line that counts down to the next deal (view.js's tickNextDeal, every second). */
+function nextDeal() {
+  return h("p", { class: "next-deal", id: "next-deal", "data-testid": "next-deal" });
 }
 
 function dailyFacts(daily) {
   const facts = [TEXT.dailyKind(daily.date)];
   if (daily.proven_winnable) facts.push(TEXT.provenWinnable);
   if (daily.players !== null && daily.players !== undefined) facts.push(TEXT.playersSoFar(daily.players));
-  facts.push(TEXT.closesAt(localTime(daily.closes_at)));
+  facts.push(dayClose(daily.closes_at).closes);
   return facts.join(" · ");
 }
 

@@ -7,8 +7,9 @@
  */
 
 import { clock, h } from "../api.js";
-import { TEXT, localTime } from "./text.js";
-import { $ } from "./view.js";
+import { formatNumber } from "../i18n.js";
+import { TEXT, fill, localTime } from "./text.js";
+import { $, tickNextDeal } from "./view.js";
 
 /** Draw the card from the page's state; `note` is a last line (a failure to say). */
 export function renderResult(play, note) {
@@ -23,28 +24,31 @@ export function renderResult(play, note) {
   const time = record.startedAt ? clock((record.finishedAt || Date.now()) - record.startedAt) : "–";
   const parts = [
     h("h2", { text: TEXT.won }),
-    h("p", { class: "result-line" },
-      h("b", { "data-testid": "result-score", text: snap.score }), TEXT.pointsIn,
-      h("b", { "data-testid": "result-moves", text: snap.moves }), TEXT.movesComma, h("b", { text: time }),
-      record.hints ? TEXT.withHints(record.hints) : ""),
+    h("p", { class: "result-line" }, fill(TEXT.resultLine, {
+      points: fill(TEXT.resultPoints(snap.score), { score: h("b", { "data-testid": "result-score", text: formatNumber(snap.score) }) }),
+      moves: fill(TEXT.resultMoves(snap.moves), { moves: h("b", { "data-testid": "result-moves", text: formatNumber(snap.moves) }) }),
+      time: h("b", { text: time }),
+    }), record.hints ? TEXT.withHints(record.hints) : ""),
   ];
   if (!play.user.authenticated) parts.push(signUpInvite());
   else parts.push(...serverLines(record, note));
   if (note) parts.push(h("p", { class: "note" }, note));
+  if (record.daily) parts.push(h("p", { class: "next-deal", id: "next-deal", "data-testid": "next-deal" }));
   parts.push(h("p", { class: "result-actions" },
     h("button", { type: "button", onclick: () => $("same-deal").click() }, TEXT.sameDeal), " ",
     h("button", { type: "button", onclick: () => $("new-deal").click() }, TEXT.newDeal), " ",
     h("a", { href: "/boards/" }, TEXT.boards)));
   resultEl.replaceChildren(...parts);
   resultEl.hidden = false;
+  tickNextDeal(play);
 }
 
 function signUpInvite() {
   const next = encodeURIComponent(window.location.pathname);
-  return h("p", { class: "invite", "data-testid": "signup-invite" },
-    TEXT.onlySignedIn,
-    h("a", { href: `/signup/?next=${next}` }, TEXT.signUpCapital), TEXT.or, h("a", { href: `/login/?next=${next}` }, TEXT.logIn),
-    TEXT.thenPlayNext);
+  return h("p", { class: "invite", "data-testid": "signup-invite" }, fill(TEXT.onlySignedIn, {
+    signup: h("a", { href: `/signup/?next=${next}` }, TEXT.signUpCapital),
+    login: h("a", { href: `/login/?next=${next}` }, TEXT.logIn),
+  }));
 }
 
 /** What the server made of a signed-in player's game, so far. */
@@ -81,9 +85,10 @@ function verifiedLines(sub, rank) {
   if (rank && rank.me) {
     const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
     const boardName = rank.daily_date ? TEXT.dailyBoard(rank.daily_date) : TEXT.dealBoard(rank.deal_number);
-    parts.push(h("p", { class: "rank-line" }, TEXT.rank,
-      h("b", { "data-testid": "rank", text: `#${rank.me}` }), TEXT.rankOf(rank.count, boardName),
-      h("a", { href, "data-testid": "board-link" }, TEXT.seeBoard)));
+    parts.push(h("p", { class: "rank-line" }, fill(TEXT.rankLine(rank.count), {
+      rank: h("b", { "data-testid": "rank", text: `#${rank.me}` }), count: formatNumber(rank.count), board: boardName,
+      link: h("a", { href, "data-testid": "board-link" }, TEXT.seeBoard),
+    })));
   } else if (rank && rank.error) {
     parts.push(h("p", {}, TEXT.rankUnavailable(rank.error)));
   }

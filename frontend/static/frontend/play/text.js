@@ -1,115 +1,148 @@
 /**
- * Every text a person reads on the play page, in one place for the translation that follows.
- * (The engine's refusals come from the engine; the server's messages from the server.)
+ * Every text a person reads on the play page, in one place, in the page's language: each is
+ * marked for the catalogue (gettext, ngettext; locale/<lang>/djangojs.po) and translated by
+ * /jsi18n/ (../i18n.js). Counts choose their plural form (Polish has three) and are written
+ * the reader's way; days and moments too. A text with a link or a number in bold inside is a
+ * template whose %(name)s places take elements (`fill`).
+ * (The engine's refusals come from messages.js; the server's messages from the server.)
  */
 
-/** A moment as the reader's local date and time, e.g. "1 Dec, 01:00 (CET)". */
+import { formatDay, formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { formatMoment } from "../time.js";
+
+/** A moment as the reader's local date and time, e.g. "2 Dec, 01:00 CET". */
 export function localTime(iso) {
-  if (!iso) return "midnight UTC";
-  return new Date(iso).toLocaleString([], {
-    day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
-  });
+  if (!iso) return gettext("midnight UTC");
+  return formatMoment(iso);
 }
+
+/** `template` split at its %(name)s places, each filled from `parts` (text or an element). */
+export function fill(template, parts) {
+  const out = [];
+  let at = 0;
+  for (const match of template.matchAll(/%\((\w+)\)s/g)) {
+    if (match.index > at) out.push(template.slice(at, match.index));
+    const part = Object.hasOwn(parts, match[1]) ? parts[match[1]] : match[0];
+    if (Array.isArray(part)) out.push(...part);
+    else out.push(part);
+    at = match.index + match[0].length;
+  }
+  if (at < template.length) out.push(template.slice(at));
+  return out;
+}
+
+const say = (template, values) => interpolate(template, values);
 
 export const TEXT = {
   // The deal in the heading.
-  dealOfADay: "Deal of a day",
-  deal: "Deal",
-  invalidCode: "invalid code",
+  dealOfADay: gettext("Deal of a day"),
+  deal: gettext("Deal"),
+  invalidCode: gettext("invalid code"),
 
   // Today's deal, before its cards are dealt.
-  dailyKind: (date) => `Deal of the day · ${date}`,
-  provenWinnable: "proven winnable",
-  playersSoFar: (n) => (n === 1 ? "1 player so far" : `${n} players so far`),
-  closesAt: (when) => `closes at ${when}`,
-  codeHidden: "shown when you start",
-  dailyAbout: "Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time.",
-  dailyUnavailable: (why) => `Today's deal is not available: ${why}`,
-  inviteTitle: "Sign in to play today's deal",
-  inviteBefore: "Today's deal is for signed-in players: ",
-  signUp: "sign up",
-  or: " or ",
-  logIn: "log in",
-  inviteAfter: " to play it and go on today's board.",
-  numberedOpen: "Numbered deals are open to everyone: ",
-  playNumbered: (code) => `play deal ${code}`,
-  startTitle: "Your ranked try",
-  rankedTry: "This is your ranked try today. The cards stay hidden until you press Start; the server's clock starts then, and this game is the one that goes on today's board.",
-  againTitle: "You have played today's deal",
-  again: "You may play it again: a game after your ranked try is practice and will not be ranked.",
-  yourGame: "See your game",
-  start: "Start",
-  starting: "Starting…",
-  cannotStart: (why) => `The game could not start: ${why}`,
-  practice: "Practice: this game will not be ranked.",
-  ranked: "Your ranked try has started: good luck.",
-  resumed: "Welcome back: your ranked try goes on.",
+  dailyKind: (date) => say(gettext("Deal of the day · %(date)s"), { date: formatDay(date) }),
+  provenWinnable: gettext("proven winnable"),
+  playersSoFar: (n) => say(ngettext("%(count)s player so far", "%(count)s players so far", n), { count: formatNumber(n) }),
+  closesAt: (when) => say(gettext("closes at %(time)s"), { time: when }),
+  codeHidden: gettext("shown when you start"),
+  dailyAbout: gettext("Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time."),
+  dailyUnavailable: (why) => say(gettext("Today's deal is not available: %(reason)s"), { reason: why }),
+  inviteTitle: gettext("Sign in to play today's deal"),
+  /** Takes {signup, login}: the two links. */
+  invite: gettext("Today's deal is for signed-in players: %(signup)s or %(login)s to play it and go on today's board."),
+  signUp: gettext("sign up"),
+  logIn: gettext("log in"),
+  /** Takes {link}: a numbered deal's link. */
+  numberedOpen: gettext("Numbered deals are open to everyone: %(link)s"),
+  playNumbered: (code) => say(gettext("play deal %(code)s"), { code }),
+  startTitle: gettext("Your ranked try"),
+  rankedTry: gettext("This is your ranked try today. The cards stay hidden until you press Start; the server's clock starts then, and this game is the one that goes on today's board."),
+  againTitle: gettext("You have played today's deal"),
+  again: gettext("You may play it again: a game after your ranked try is practice and will not be ranked."),
+  yourGame: gettext("See your game"),
+  start: gettext("Start"),
+  starting: gettext("Starting…"),
+  cannotStart: (why) => say(gettext("The game could not start: %(reason)s"), { reason: why }),
+  practice: gettext("Practice: this game will not be ranked."),
+  ranked: gettext("Your ranked try has started: good luck."),
+  resumed: gettext("Welcome back: your ranked try goes on."),
 
   // Dealing, and dealing again.
-  resumeFailed: (why) => `The saved game could not be resumed (${why}); dealt again.`,
-  welcomeBack: (n) => `Welcome back: your game is where you left it (${n} actions).`,
-  dealtAgain: "Dealt again: the same cards, a fresh start.",
-  dealtAgainDaily: "Dealt again: the same cards, a fresh log; the server's clock of your try keeps running.",
+  resumeFailed: (why) => say(gettext("The saved game could not be resumed (%(reason)s); dealt again."), { reason: why }),
+  welcomeBack: (n) => say(ngettext(
+    "Welcome back: your game is where you left it (%(count)s action).",
+    "Welcome back: your game is where you left it (%(count)s actions).", n), { count: formatNumber(n) }),
+  dealtAgain: gettext("Dealt again: the same cards, a fresh start."),
+  dealtAgainDaily: gettext("Dealt again: the same cards, a fresh log; the server's clock of your try keeps running."),
 
   // Gestures the rules refuse before the engine is asked.
-  runToFoundation: "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.",
-  nowhereToGo: (card) => `${card} has nowhere to go: no foundation and no column takes it.`,
-  thatCard: "That card",
+  runToFoundation: gettext("A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."),
+  nowhereToGo: (card) => say(gettext("%(card)s has nowhere to go: no foundation and no column takes it."), { card }),
+  thatCard: gettext("That card"),
 
   // Hints.
-  hintSignIn: "Sign in to get hints",
-  hint: "Hint",
-  hintLooking: "Looking for a good move…",
-  hintFailed: (why) => `No hint: ${why}`,
-  hintNote: "(Hints make a game not clean, and it ranks after every game without hints.)",
-  noHint: "No move to suggest from here: undo a few moves or start again.",
-  hintSays: (move, note) => `Hint: ${move}. ${note}`,
-  undoMove: "undo the last move",
-  drawCard: "draw a card from the stock",
-  turnWaste: "turn the waste over into the stock",
-  theWaste: "the waste",
-  foundationN: (n) => `foundation ${n}`,
-  columnN: (n) => `column ${n}`,
-  aFoundation: "a foundation",
-  runFrom: (card) => `the run from ${card}`,
-  move: (what, where, onto) => `move ${what} from ${where} to ${onto}`,
+  hintSignIn: gettext("Sign in to get hints"),
+  hint: gettext("Hint"),
+  hintLooking: gettext("Looking for a good move…"),
+  hintFailed: (why) => say(gettext("No hint: %(reason)s"), { reason: why }),
+  hintNote: gettext("(Hints make a game not clean, and it ranks after every game without hints.)"),
+  noHint: gettext("No move to suggest from here: undo a few moves or start again."),
+  hintSays: (move, note) => say(gettext("Hint: %(move)s. %(note)s"), { move, note }),
+  undoMove: gettext("undo the last move"),
+  drawCard: gettext("draw a card from the stock"),
+  turnWaste: gettext("turn the waste over into the stock"),
+  theWaste: gettext("the waste"),
+  foundationN: (n) => say(gettext("foundation %(number)s"), { number: n }),
+  columnN: (n) => say(gettext("column %(number)s"), { number: n }),
+  aFoundation: gettext("a foundation"),
+  runFrom: (card) => say(gettext("the run from %(card)s"), { card }),
+  move: (what, where, onto) => say(gettext("move %(what)s from %(from)s to %(to)s"), { what, from: where, to: onto }),
 
   // The server's attempt and the submission.
-  clockStartsNow: "You are signed in: the server's clock for this game starts now.",
-  attemptFailed: (why) => `Could not start this game on the server (${why}); it can't be ranked yet.`,
-  noClock: "This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”.",
-  notTaken: (why) => `The server did not take this game: ${why}`,
+  clockStartsNow: gettext("You are signed in: the server's clock for this game starts now."),
+  attemptFailed: (why) => say(gettext("Could not start this game on the server (%(reason)s); it can't be ranked yet."), { reason: why }),
+  noClock: gettext("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”."),
+  notTaken: (why) => say(gettext("The server did not take this game: %(reason)s"), { reason: why }),
 
   // The result card.
-  won: "You won!",
-  pointsIn: " points in ",
-  movesComma: " moves, ",
-  withHints: (n) => ` with ${n} hint${n > 1 ? "s" : ""}`,
-  onlySignedIn: "Only signed-in players' games are verified and ranked. ",
-  signUpCapital: "Sign up",
-  thenPlayNext: ", then play the next one for the boards.",
+  won: gettext("You won!"),
+  /** Takes {points, moves, time}: the two phrases below, and the time. */
+  resultLine: gettext("%(points)s %(moves)s, %(time)s"),
+  /** Takes {score} (an element); the score chooses the form. */
+  resultPoints: (score) => ngettext("%(score)s point", "%(score)s points", score),
+  /** Takes {moves} (an element); the count chooses the form. */
+  resultMoves: (moves) => ngettext("in %(moves)s move", "in %(moves)s moves", moves),
+  withHints: (n) => say(ngettext(" with %(count)s hint", " with %(count)s hints", n), { count: formatNumber(n) }),
+  /** Takes {signup, login}: the two links. */
+  onlySignedIn: gettext("Only signed-in players' games are verified and ranked. %(signup)s or %(login)s, then play the next one for the boards."),
+  signUpCapital: gettext("Sign up"),
   status: {
-    pending: "Sent to the server: waiting for the verifier…",
-    verifying: "The server is replaying your moves…",
-    verified: "Verified by the server.",
-    rejected: "Rejected by the server.",
+    pending: gettext("Sent to the server: waiting for the verifier…"),
+    verifying: gettext("The server is replaying your moves…"),
+    verified: gettext("Verified by the server."),
+    rejected: gettext("Rejected by the server."),
   },
-  sending: "Sending your game to the server…",
-  rejectedAt: (index, why) => `Action ${index}: ${why}`,
-  practiceResult: "Practice: verified, but not ranked and not on any board.",
-  copyResult: "This game is identical to an earlier game of another player: it is kept, but off the boards.",
-  hintsResult: (n) => `Hints used (${n}): ranked after every game without hints.`,
-  flaggedResult: "Flagged for a review: the result goes on the boards once staff have looked at it.",
-  notAWin: "The server's replay did not end in a win.",
-  rank: "Rank ",
-  rankOf: (count, board) => ` of ${count} on ${board}. `,
-  dailyBoard: (date) => `the board of ${date}`,
-  dealBoard: (number) => `the board of deal ${number}`,
-  seeBoard: "See the board",
-  rankUnavailable: (why) => `Rank unavailable: ${why}`,
-  notClean: "Not a clean game (undo or hints used).",
-  dayClosed: (when) => `The day closed at ${when}; this game can no longer be ranked.`,
-  sameDeal: "Same deal",
-  newDeal: "New deal",
-  boards: "Boards",
+  sending: gettext("Sending your game to the server…"),
+  rejectedAt: (index, why) => say(gettext("Action %(index)s: %(reason)s"), { index, reason: why }),
+  practiceResult: gettext("Practice: verified, but not ranked and not on any board."),
+  copyResult: gettext("This game is identical to an earlier game of another player: it is kept, but off the boards."),
+  hintsResult: (n) => say(ngettext(
+    "Hint used (%(count)s): ranked after every game without hints.",
+    "Hints used (%(count)s): ranked after every game without hints.", n), { count: formatNumber(n) }),
+  flaggedResult: gettext("Flagged for a review: the result goes on the boards once staff have looked at it."),
+  notAWin: gettext("The server's replay did not end in a win."),
+  /** Takes {rank, board, link} (elements); `count` chooses the form. */
+  rankLine: (count) => ngettext(
+    "Rank %(rank)s of %(count)s on %(board)s. %(link)s", "Rank %(rank)s of %(count)s on %(board)s. %(link)s", count),
+  dailyBoard: (date) => say(gettext("the board of %(date)s"), { date: formatDay(date) }),
+  dealBoard: (number) => say(gettext("the board of deal %(number)s"), { number }),
+  seeBoard: gettext("See the board"),
+  rankUnavailable: (why) => say(gettext("Rank unavailable: %(reason)s"), { reason: why }),
+  notClean: gettext("Not a clean game (undo or hints used)."),
+  dayClosed: (when) => say(gettext("The day closed at %(time)s; this game can no longer be ranked."), { time: when }),
+  sameDeal: gettext("Same deal"),
+  newDeal: gettext("New deal"),
+  boards: gettext("Boards"),
+  rules: gettext("Rules"),
+  playDeal: pgettext("a deal", "Play"),
 };

@@ -5,6 +5,7 @@
 
 import { clock } from "../api.js";
 import { renderTable } from "../table.js";
+import { dayClose } from "../time.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -62,6 +63,7 @@ export function render(play) {
 
 /** The game's time in the heads-up display (every second, and at each action). */
 export function tick(play) {
+  tickNextDeal(play);
   const { record } = play;
   if (!record) return;
   const end = record.finishedAt || Date.now();
@@ -73,4 +75,11 @@ export function setStage(stage) {
   $("game").dataset.stage = stage;
   $("daily-panel").hidden = stage === "playing";
   for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
+}
+
+/** The countdown to the next deal, in the reader's clock, where the page shows one. */
+export function tickNextDeal(play) {
+  const line = $("next-deal");
+  const closesAt = (play.daily && play.daily.closes_at) || (play.record && play.record.closesAt);
+  if (line && closesAt) line.textContent = dayClose(closesAt).next;
 }
