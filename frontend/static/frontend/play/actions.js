@@ -68,15 +68,15 @@ export function describeAction(game, text) {
   const [to, kText] = rest.split(":");
   let what;
   let where;
-  if (from === "w") { what = pretty(snap.waste[snap.waste.length - 1]); where = TEXT.theWaste; }
-  else if (from.startsWith("f")) { what = pretty(snap.foundations[Number(from.slice(1)) - 1]); where = TEXT.foundationN(from.slice(1)); }
+  if (from === "w") { what = pretty(snap.waste[snap.waste.length - 1]); where = TEXT.fromWaste; }
+  else if (from.startsWith("f")) { what = pretty(snap.foundations[Number(from.slice(1)) - 1]); where = TEXT.fromFoundation(from.slice(1)); }
   else {
     const column = snap.columns[Number(from) - 1];
     const k = kText ? Number(kText) : 1;
     what = k > 1 ? TEXT.runFrom(pretty(column[column.length - k])) : pretty(column[column.length - 1]);
-    where = TEXT.columnN(from);
+    where = TEXT.fromColumn(from);
   }
-  const onto = to === "f" ? TEXT.aFoundation : TEXT.columnN(to);
+  const onto = to === "f" ? TEXT.toFoundation : TEXT.toColumn(to);
   return TEXT.move(what, where, onto);
 }
 

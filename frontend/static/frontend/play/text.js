@@ -91,12 +91,15 @@ export const TEXT = {
   undoMove: gettext("undo the last move"),
   drawCard: gettext("draw a card from the stock"),
   turnWaste: gettext("turn the waste over into the stock"),
-  theWaste: gettext("the waste"),
-  foundationN: (n) => say(gettext("foundation %(number)s"), { number: n }),
-  columnN: (n) => say(gettext("column %(number)s"), { number: n }),
-  aFoundation: gettext("a foundation"),
+  // A move in words: what, from where, to where (each with its preposition: the words' case
+  // depends on it in Polish and German).
+  fromWaste: gettext("from the waste"),
+  fromFoundation: (n) => say(gettext("from foundation %(number)s"), { number: n }),
+  fromColumn: (n) => say(gettext("from column %(number)s"), { number: n }),
+  toFoundation: gettext("to a foundation"),
+  toColumn: (n) => say(gettext("to column %(number)s"), { number: n }),
   runFrom: (card) => say(gettext("the run from %(card)s"), { card }),
-  move: (what, where, onto) => say(gettext("move %(what)s from %(from)s to %(to)s"), { what, from: where, to: onto }),
+  move: (what, from, to) => say(gettext("move %(what)s %(from)s %(to)s"), { what, from, to }),
 
   // The server's attempt and the submission.
   clockStartsNow: gettext("You are signed in: the server's clock for this game starts now."),
