@@ -49,7 +49,7 @@ export function countdown(seconds) {
  * out" once the close has passed). `closesAt` is the API's closes_at (midnight UTC).
  */
 export function dayClose(closesAt, { now = Date.now(), lang = language(), timeZone = localZone() } = {}) {
-  const at = new Date(closesAt).getTime();
+  const at = closesAt ? new Date(closesAt).getTime() : NaN;
   if (Number.isNaN(at)) return { closes: gettext("closes at midnight UTC"), next: "" };
   const left = secondsUntil(at, now);
   return {
