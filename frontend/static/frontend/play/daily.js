@@ -94,7 +94,7 @@ export function showPanel(play, kind, previousSubmission = null) {
 
 /** The line that counts down to the next deal (view.js's tickNextDeal, every second). */
 function nextDeal() {
-  return h("p", { class: "next-deal", id: "next-deal", "data-testid": "next-deal" });
+  return h("p", { class: "next-deal", "data-testid": "next-deal" });
 }
 
 function dailyFacts(daily) {

@@ -33,7 +33,7 @@ export function renderResult(play, note) {
   if (!play.user.authenticated) parts.push(signUpInvite());
   else parts.push(...serverLines(record, note));
   if (note) parts.push(h("p", { class: "note" }, note));
-  if (record.daily) parts.push(h("p", { class: "next-deal", id: "next-deal", "data-testid": "next-deal" }));
+  if (record.daily) parts.push(h("p", { class: "next-deal", "data-testid": "next-deal" }));
   parts.push(h("p", { class: "result-actions" },
     h("button", { type: "button", onclick: () => $("same-deal").click() }, TEXT.sameDeal), " ",
     h("button", { type: "button", onclick: () => $("new-deal").click() }, TEXT.newDeal), " ",

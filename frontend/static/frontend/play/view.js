@@ -79,7 +79,8 @@ export function setStage(stage) {
 
 /** The countdown to the next deal, in the reader's clock, where the page shows one. */
 export function tickNextDeal(play) {
-  const line = $("next-deal");
   const closesAt = (play.daily && play.daily.closes_at) || (play.record && play.record.closesAt);
-  if (line && closesAt) line.textContent = dayClose(closesAt).next;
+  if (!closesAt) return;
+  const { next } = dayClose(closesAt);
+  for (const line of document.querySelectorAll(".next-deal")) line.textContent = next;
 }
