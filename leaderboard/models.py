@@ -182,3 +182,7 @@ class FlaggedSubmission(Submission):
         proxy = True
         verbose_name = _("flagged result")
         verbose_name_plural = _("flagged results")
+
+
+# Groups of players and their memberships live with the groups' code (leaderboard/groups/).
+from .groups.models import Group, Membership  # noqa: E402,F401
