@@ -55,7 +55,7 @@ def test_signed_out_today_is_an_invitation_without_cards(page, live_server, toda
     expect(page.locator("[data-testid=game][data-stage=invite]")).to_be_attached()
     expect(page.get_by_test_id("daily-panel")).to_be_visible()
     facts = page.get_by_test_id("daily-facts")
-    expect(facts).to_contain_text(deal.date.isoformat())
+    expect(facts).to_contain_text(f"{deal.date:%b} {deal.date.day}, {deal.date.year}")  # en-US: Dec 1, 2026
     expect(facts).to_contain_text("proven winnable")
     expect(facts).to_contain_text("0 players so far")
     expect(facts).to_contain_text("closes")

@@ -40,7 +40,7 @@ def test_a_game_of_a_day_not_final_shows_no_cards_and_says_when(page, live_serve
 
     page.goto(f"{live_server.url}/replay/{submission}/")
     page.wait_for_selector("#table[data-ready=true]")
-    expect(page.get_by_test_id("replay-title")).to_contain_text(f"ada · deal of {deal.date.isoformat()} · won")
+    expect(page.get_by_test_id("replay-title")).to_contain_text(f"ada · deal of {deal.date:%b} {deal.date.day}, {deal.date.year} · won")
     expect(page.get_by_test_id("replay-message")).to_contain_text("This game's deal is secret until the day is final")
     zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
     final_at = days.day_accepts_until(deal.date).astimezone(ZoneInfo(zone))  # close plus grace, the reader's time
