@@ -457,9 +457,10 @@ class PlayerGames:
 
     @staticmethod
     def _check(times: list[int]) -> None:
-        from leaderboard import services, tempo
+        from leaderboard import tempo
+        from leaderboard.submissions import verification
 
-        found = tempo.flags(tempo.profile(times), services.tempo_rules())
+        found = tempo.flags(tempo.profile(times), verification.tempo_rules())
         if found:
             raise SystemExit(f"the benchmark's person model is flagged by the tempo rules: {found}")
 

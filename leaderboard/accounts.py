@@ -4,6 +4,7 @@ token's cached lookup is ``authentication``'s."""
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from . import sql
@@ -17,9 +18,9 @@ def user_signup(*, username: str, password: str):
     """Create a player; Django's password validators decide what a good password is."""
     username = (username or "").strip()
     if not username:
-        raise Invalid("Choose a username.", code="username_required")
+        raise Invalid(_("Choose a username."), code="username_required")
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken")
+        raise _taken(username)
     candidate = User(username=username)
     try:
         User._meta.get_field("username").run_validators(username)
@@ -31,12 +32,16 @@ def user_signup(*, username: str, password: str):
         with transaction.atomic():  # the account and its stats row, or neither
             _lock_username(username)
             if User.objects.filter(username__iexact=username).exists():  # taken while we checked
-                raise Conflict(f"The username {username!r} is taken.", code="username_taken")
+                raise _taken(username)
             candidate.save()
             PlayerStats.objects.create(player=candidate)
     except IntegrityError:
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
+        raise _taken(username) from None
     return candidate
+
+
+def _taken(username: str) -> Conflict:
+    return Conflict(_("The username %(username)s is taken.") % {"username": repr(username)}, code="username_taken")
 
 
 def _lock_username(username: str) -> None:

@@ -21,13 +21,14 @@ from django.utils.translation import gettext_lazy as _
 from . import services, tempo
 from .authentication import forget_users
 from .models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, PlayerStats, Submission
+from .submissions import verification
 
 User = get_user_model()
 
 #: What each flag reason means, for staff: the tempo rules and the server clock's speed rule.
 REASONS = {
     **tempo.RULES,
-    services.TOO_FAST: gettext_noop("More actions a second, by the server's clock, than a person can play."),
+    verification.TOO_FAST: gettext_noop("More actions a second, by the server's clock, than a person can play."),
 }
 
 #: The tempo profile's fields (leaderboard.tempo.TempoProfile) in the order staff read them:
@@ -87,7 +88,7 @@ class ReviewMixin:
             return gettext("No times were sent with this game.")
         # chart_svg escapes every text it draws, so its markup is safe inline; the CSP allows
         # inline SVG (it forbids inline scripts and styles, and the chart has neither).
-        return mark_safe(tempo.chart_svg(submission.times, services.tempo_rules(), translate=gettext))
+        return mark_safe(tempo.chart_svg(submission.times, verification.tempo_rules(), translate=gettext))
 
     @admin.action(description=_("Hide from every board"), permissions=["change"])
     def hide(self, request, queryset):

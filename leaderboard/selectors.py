@@ -1,19 +1,17 @@
-"""Reads: the boards, the deal of the day, a player's history, a submission as a given
-viewer may see it. Ranks and board rows come from the Redis index (rows it lacks from
+"""Reads: the boards, the deal of the day, a player's history. Ranks and board rows come from the Redis index (rows it lacks from
 PostgreSQL); from PostgreSQL while the index is away only for small boards."""
 
 import logging
 from datetime import date
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Q
 
 from games import format_code
 
-from . import board_rows, cache, days, services, sql
+from . import board_rows, cache, days, services
 from .boards import index, order
-from .errors import Forbidden, NotFound, Unavailable
+from .errors import NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
 
 log = logging.getLogger(__name__)
@@ -253,42 +251,3 @@ def _history_row(submission: Submission, rank: int | None) -> dict:
             "won": submission.won, "moves": submission.moves, "score": submission.score,
             "duration_ms": submission.duration_ms, "clean": submission.clean, "hints": submission.hints,
             "submission": submission.pk}
-
-
-def attempt_for(viewer, attempt_id, *, others_not_found: bool = False) -> Attempt:
-    """The viewer's own attempt: another player's is a 403, or with ``others_not_found`` a 404
-    (as if it did not exist: its id tells nothing)."""
-    attempt = _attempt(attempt_id)
-    if attempt is None or (others_not_found and attempt.player_id != viewer.pk):
-        raise NotFound("No such attempt.")
-    if attempt.player_id != viewer.pk:
-        raise Forbidden("This attempt belongs to another player.")
-    return attempt
-
-
-_ATTEMPT_FIELDS = Attempt._meta.concrete_fields
-
-
-def _attempt(attempt_id) -> Attempt | None:
-    """The attempt, whole, in one plain statement: every submission reads one, and compiling
-    the ORM query cost more than running it."""
-    columns = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
-    rows = sql.run(f'SELECT {columns} FROM "{Attempt._meta.db_table}" WHERE "id" = %s', [attempt_id])
-    return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], rows[0]) if rows else None
-
-
-def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:
-    """The submission and whether ``viewer`` may see its log. The owner and staff see all of
-    it. Anyone else sees a result only while it is on a board (else 404, as if it did not
-    exist), and its log once the day is final (a daily deal: close plus grace) or, for a
-    numbered deal, once the UTC day it was played on has closed."""
-    submission = Submission.objects.select_related("attempt", "player").filter(pk=submission_id).first()
-    if submission is None:
-        raise NotFound("No such submission.")
-    if viewer.is_staff or (viewer.is_authenticated and viewer.pk == submission.player_id):
-        return submission, True
-    if not submission.board_entries.exists():
-        raise NotFound("No such submission.")
-    if submission.daily_date is not None:
-        return submission, days.day_final(submission.daily_date)
-    return submission, days.day_closed(days.day_of(submission.attempt.started_at))

@@ -5,19 +5,20 @@ from datetime import timedelta
 from celery import shared_task
 
 from . import days, services
+from .submissions import intake, verification
 from .boards import index
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def verify_submission(submission_id: int) -> None:
     """Replay one submission's log; a duplicate delivery changes nothing."""
-    services.submission_verify(submission_id)
+    verification.submission_verify(submission_id)
 
 
 @shared_task(ignore_result=True)
 def requeue_stale_submissions() -> int:
     """Beat: queue again what a down broker or a killed worker left pending or verifying."""
-    return services.requeue_stale()
+    return verification.requeue_stale()
 
 
 @shared_task(ignore_result=True)

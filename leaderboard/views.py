@@ -15,16 +15,18 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import accounts, days, selectors, services
+from . import accounts, days, selectors
 from .authentication import CsrfWhenSessionCookie
-from .errors import Invalid, NotFound, TooLarge
 from .boards.order import daily_board, deal_board
+from .errors import Invalid, NotFound, TooLarge
 from .rendering import JSONBytesResponse
 from .serializers import (
     AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn, HintOut,
     PlayersOut,
     ProfileOut, SubmissionAccepted, SubmissionIn, SubmissionOut,
 )
+from .submissions import attempts, intake
+from .submissions import reads as submission_reads
 from .throttling import PerAddressThrottle
 
 ERRORS = {code: OpenApiResponse(ErrorOut) for code in (400, 401, 403, 404, 409, 413, 429, 503)}
@@ -40,7 +42,8 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
     if raw is None:
         return default
     if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:  # "²".isdigit() is True
-        raise Invalid(f"{name} must be a whole number from {low} to {high}.", code="invalid_parameter")
+        raise Invalid(_("%(name)s must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
+                      code="invalid_parameter")
     return int(raw)
 
 
@@ -48,7 +51,7 @@ def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise NotFound(f"{text!r} is not a date (use YYYY-MM-DD).") from None
+        raise NotFound(_("%(text)s is not a date (use YYYY-MM-DD).") % {"text": repr(text)}) from None
 
 
 def _valid(serializer_class, request) -> dict:
@@ -89,7 +92,7 @@ class LoginView(APIView):
         data = _valid(CredentialsIn, request)
         user = authenticate(request, **data)
         if user is None:
-            raise Invalid("Wrong username or password.", code="invalid_credentials")
+            raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)
         return Response(_account(user, accounts.user_token(user)))
 
@@ -137,7 +140,7 @@ class AttemptsView(APIView):
     @extend_schema(request=AttemptIn, responses={201: AttemptOut, **ERRORS})
     def post(self, request):
         data = _valid(AttemptIn, request)
-        attempt = services.attempt_start(player=request.user, deal_code=data["deal"])
+        attempt = attempts.attempt_start(player=request.user, deal_code=data["deal"])
         return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
 
 
@@ -146,7 +149,7 @@ class AttemptView(APIView):
 
     @extend_schema(responses={200: AttemptOut, **ERRORS})
     def get(self, request, attempt_id):
-        return Response(AttemptOut(selectors.attempt_for(request.user, attempt_id)).data)
+        return Response(AttemptOut(submission_reads.attempt_for(request.user, attempt_id)).data)
 
 
 class SubmissionCreateView(APIView):
@@ -158,11 +161,10 @@ class SubmissionCreateView(APIView):
         limit = settings.SUBMISSION_MAX_BYTES
         length = request.META.get("CONTENT_LENGTH") or "0"
         if not (length.isascii() and length.isdigit()) or int(length) > limit:
-            raise TooLarge(f"The request body is larger than the limit of {limit:,} bytes.",
-                           detail={"limit_bytes": limit})
-        attempt = selectors.attempt_for(request.user, attempt_id)
+            raise TooLarge(too_large_message(limit), detail={"limit_bytes": limit})
+        attempt = submission_reads.attempt_for(request.user, attempt_id)
         data = _valid(SubmissionIn, request)
-        submission = services.submission_create(
+        submission = intake.submission_create(
             attempt=attempt, player=request.user, **data)
         url = reverse("submission", args=[submission.pk])
         return Response({"id": submission.pk, "status": submission.status, "url": url},
@@ -176,8 +178,8 @@ class HintView(APIView):
     @extend_schema(request=HintIn, responses={200: HintOut, **ERRORS})
     def post(self, request):
         data = _valid(HintIn, request)
-        attempt = selectors.attempt_for(request.user, data["attempt"], others_not_found=True)
-        action, hints = services.hint_for(attempt=attempt, actions=data["actions"])
+        attempt = submission_reads.attempt_for(request.user, data["attempt"], others_not_found=True)
+        action, hints = attempts.hint_for(attempt=attempt, actions=data["actions"])
         return Response({"action": action, "hints": hints})
 
 
@@ -186,7 +188,7 @@ class SubmissionView(APIView):
 
     @extend_schema(responses={200: SubmissionOut, **ERRORS})
     def get(self, request, submission_id: int):
-        submission, log_visible = selectors.submission_for(request.user, submission_id)
+        submission, log_visible = submission_reads.submission_for(request.user, submission_id)
         return Response(SubmissionOut(submission, context={"log_visible": log_visible, "request": request}).data)
 
 
@@ -198,9 +200,9 @@ class _BoardView(APIView):
         around = request.query_params.get("around")
         if around is not None:
             if around != "me":
-                raise Invalid("around takes only the value 'me'.", code="invalid_parameter")
+                raise Invalid(_("around takes only the value 'me'."), code="invalid_parameter")
             if not request.user.is_authenticated:
-                raise NotAuthenticated("Log in to see your own rank.")
+                raise NotAuthenticated(_("Log in to see your own rank."))
             return JSONBytesResponse(selectors.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
         return JSONBytesResponse(selectors.board_page(board, page, size))
@@ -212,7 +214,7 @@ class DailyBoardView(_BoardView):
         today = days.today()
         when = _date(day) if day else today
         if when > today:
-            raise NotFound(f"The board of {when.isoformat()} does not exist yet.")
+            raise NotFound(_("The board of %(day)s does not exist yet.") % {"day": when.isoformat()})
         return self.board_answer(request, daily_board(when))
 
 
@@ -232,7 +234,7 @@ class DealBoardView(_BoardView):
             try:
                 number = games.parse_code(deal.upper()).number
             except games.InvalidCode as exc:
-                raise NotFound(str(exc), code="invalid_deal") from None
+                raise NotFound(games.render(exc.refusal, _), code="invalid_deal") from None
         return self.board_answer(request, deal_board(number))
 
 

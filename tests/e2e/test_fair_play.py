@@ -14,8 +14,9 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import format_code
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import intake
 from worker import wait_for
 
 from .conftest import PASSWORD
@@ -189,7 +190,7 @@ def test_boards_mark_results_that_used_hints(page, live_server, todays_deal, hum
         attempt = Attempt.objects.create(
             player=who, deal_code=code, deal_number=deal.number, daily_date=deal.date, ranked=True, hints=hints,
             started_at=timezone.now() - timedelta(minutes=30))
-        services.submission_create(attempt=attempt, player=who, actions=actions,
+        intake.submission_create(attempt=attempt, player=who, actions=actions,
                                    times=[1000 * i for i in range(len(actions))])
     wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
 

@@ -9,8 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import ACTIONS, Game, format_code
-from leaderboard import accounts, days, services
+from leaderboard import accounts, days
 from leaderboard.models import Attempt, DailyDeal, Submission
+from leaderboard.submissions import intake
 from worker import wait_for
 
 from .conftest import PASSWORD
@@ -273,7 +274,7 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
         submission = Submission.objects.create(attempt=attempt, player=who, deal_number=deal.number,
                                                daily_date=yesterday.date, actions=actions,
                                                submitted_at=started + timedelta(minutes=30))
-        services.enqueue_verification(submission.pk)
+        intake.enqueue_verification(submission.pk)
         submissions[name] = submission.pk
     wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
 

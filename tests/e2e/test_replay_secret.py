@@ -11,8 +11,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import format_code, parse_code
-from leaderboard import accounts, days, services
+from leaderboard import accounts, days
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import intake
 from worker import wait_for
 
 from .conftest import PASSWORD
@@ -29,7 +30,7 @@ def verified_game(name: str, code: str, actions: list[str], daily_date=None) -> 
                                      ranked=daily_date is not None, started_at=started)
     submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=daily_date,
                                            actions=actions, submitted_at=timezone.now())
-    services.enqueue_verification(submission.pk)
+    intake.enqueue_verification(submission.pk)
     wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verified", won=True).exists())
     return submission.pk
 

@@ -16,8 +16,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import format_code
-from leaderboard import days, services
+from leaderboard import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
+from leaderboard.submissions import attempts
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, client_for, make_player, today_deal, verify_queued, won_game, won_games,
 )
@@ -132,7 +133,7 @@ def test_concurrent_starts_give_exactly_one_ranked_attempt(make_player, today_de
     def start_now(player):
         try:
             barrier.wait(10)
-            services.attempt_start(player=player, deal_code="daily")
+            attempts.attempt_start(player=player, deal_code="daily")
         except Exception as exc:  # reported below: a thread's exception is not the test's
             failures.append(exc)
         finally:
@@ -145,8 +146,8 @@ def test_concurrent_starts_give_exactly_one_ranked_attempt(make_player, today_de
         thread.join(30)
     assert not failures
     for player in players:
-        attempts = Attempt.objects.filter(player=player, daily_date=today_deal.date)
-        assert attempts.count() == per_player and attempts.filter(ranked=True).count() == 1, player
+        started = Attempt.objects.filter(player=player, daily_date=today_deal.date)
+        assert started.count() == per_player and started.filter(ranked=True).count() == 1, player
 
 
 # -- the deal unseen until the ranked attempt starts -------------------------------------------------

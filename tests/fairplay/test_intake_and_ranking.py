@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import services, tempo
+from leaderboard import tempo
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, Submission
+from leaderboard.submissions import intake, verification
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game, won_games,
 )
@@ -116,7 +117,7 @@ def test_a_practice_attempts_submission_is_stored_as_practice(make_player, clien
 
 def test_the_tempo_rules_come_from_settings(settings):
     settings.TEMPO_MIN_ACTIONS, settings.TEMPO_MIN_SPREAD = 80, 2.5
-    rules = services.tempo_rules()
+    rules = verification.tempo_rules()
     assert (rules.min_actions, rules.min_spread, rules.min_median_ms) == (80, 2.5, settings.TEMPO_MIN_MEDIAN_MS)
     assert tempo.TempoRules() == tempo.TempoRules(  # the settings' defaults are the documented ones
         min_actions=50, min_median_ms=150, max_fast_share=0.25, min_spread=1.5, pause_min_actions=200,
@@ -228,7 +229,7 @@ def test_the_migration_ranks_existing_results_by_the_new_order(make_player, won_
     for submission in Submission.objects.all():
         assert submission.rank_key == order.rank_key(False, submission.moves, submission.score, 1_800_000,
                                                      foundation=submission.foundation)
-        assert submission.log_hash == services.log_hash(submission.actions)
+        assert submission.log_hash == intake.log_hash(submission.actions)
     near = Submission.objects.get(pk=made["near"].pk)
     assert [(e.submission_id, e.rank_key) for e in BoardEntry.objects.all()] == [(near.pk, near.rank_key)] * 2
 

@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import intake
 from reliability.conftest import TcpProxy
 
 from worker import Worker, database_url, wait_for
@@ -22,7 +23,7 @@ def submit(player) -> int:
     """A one-action log (a legal, lost game), queued for the worker at commit."""
     attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
                                      started_at=timezone.now() - timedelta(minutes=5))
-    return services.submission_create(attempt=attempt, player=player, actions=["s"]).pk
+    return intake.submission_create(attempt=attempt, player=player, actions=["s"]).pk
 
 
 def verified(submission_id: int, worker: Worker, tasks: int) -> None:

@@ -82,14 +82,15 @@ def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
     import redis
     from django.utils import timezone
 
-    from leaderboard import accounts, services
+    from leaderboard import accounts
+    from leaderboard.submissions import intake
 
     settings.SUBMISSION_MAX_ACTIONS = 800_000
     player = accounts.user_signup(username="carol", password=PASSWORD)
     attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
                                      started_at=timezone.now() - timedelta(days=2))
     long_log = ["s", "u"] * 400_000  # a replay of a few seconds
-    submission = services.submission_create(attempt=attempt, player=player, actions=long_log)
+    submission = intake.submission_create(attempt=attempt, player=player, actions=long_log)
     wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verifying").exists(), interval=0.01)
     broker = redis.Redis.from_url(settings.REDIS_URL)
     assert broker.llen("celery") == 0 and not broker.exists("unacked", "unacked_index")

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from leaderboard import accounts, services
 from leaderboard.models import Attempt, BoardEntry, Submission
+from leaderboard.submissions import attempts, intake, verification
 
 from service.conftest import times_within
 
@@ -47,20 +48,20 @@ def site(people, role: str) -> Client:
 
 
 def submitted(player, deal: str, actions: list, days_ago: int = 0, verify: bool = True) -> Submission:
-    attempt = services.attempt_start(player=player, deal_code=deal)
+    attempt = attempts.attempt_start(player=player, deal_code=deal)
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(days=days_ago, hours=1))
     attempt.refresh_from_db()
-    submission = services.submission_create(attempt=attempt, player=player, actions=actions,
+    submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
                                             times=times_within(len(actions), 3_600_000))
     if days_ago:
         Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=40))
     if verify:
-        services.submission_verify(submission.pk)
+        verification.submission_verify(submission.pk)
     return Submission.objects.get(pk=submission.pk)
 
 
 def test_attempts_are_read_and_written_only_by_their_player(people):
-    mine = services.attempt_start(player=people["alice"], deal_code="EH1-N-AAAAAAF")
+    mine = attempts.attempt_start(player=people["alice"], deal_code="EH1-N-AAAAAAF")
     expected_read = {"anonymous": 401, "alice": 200, "bob": 403, "staff": 403}
     for role in ROLES:
         assert api(people, role).get(f"/api/attempts/{mine.pk}/").status_code == expected_read[role], role

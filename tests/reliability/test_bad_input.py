@@ -12,8 +12,9 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.models import DailyDeal, Submission
+from leaderboard.submissions import attempts
 
 from .conftest import PASSWORD
 
@@ -48,7 +49,7 @@ def token(make_player) -> str:
 def attempt_url(token) -> str:
     from rest_framework.authtoken.models import Token
 
-    attempt = services.attempt_start(player=Token.objects.get(key=token).user, deal_code="EH1-N-AAAAAAF")
+    attempt = attempts.attempt_start(player=Token.objects.get(key=token).user, deal_code="EH1-N-AAAAAAF")
     return f"/api/attempts/{attempt.pk}/submission"
 
 

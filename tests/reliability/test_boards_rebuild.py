@@ -13,6 +13,7 @@ from games import format_code, parse_code
 from leaderboard import days, selectors, services, tasks
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
+from leaderboard.submissions import intake, verification
 from service.conftest import not_a_copy, times_within, unreachable_index
 
 pytestmark = pytest.mark.django_db
@@ -49,11 +50,11 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
                                                  started_at=started)
                 cut = (i + back) % 4  # some win, some stop short
                 actions = not_a_copy(player, won_game["deal"], won_game["actions"][: len(won_game["actions"]) - cut])
-                submission = services.submission_create(attempt=attempt, player=player, actions=actions,
+                submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
                                                         times=times_within(len(actions), 1000))
                 submission.__class__.objects.filter(pk=submission.pk).update(
                     submitted_at=started + timedelta(minutes=10 + (i * 7) % 5))
-                assert services.submission_verify(submission.pk).status == "verified"
+                assert verification.submission_verify(submission.pk).status == "verified"
     return boards
 
 

@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from rest_framework.test import APIClient
 
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.submissions import attempts, intake, verification
 from service.conftest import times_within
 from worker import wait_for
 
@@ -46,7 +47,7 @@ def together(count: int, work) -> list:
 
 
 def started(player, deal: str, minutes: float = 30) -> Attempt:
-    attempt = services.attempt_start(player=player, deal_code=deal)
+    attempt = attempts.attempt_start(player=player, deal_code=deal)
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=minutes))
     attempt.refresh_from_db()
     return attempt
@@ -79,9 +80,9 @@ def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_ga
 def test_one_submission_delivered_to_four_workers_at_once_is_verified_once(make_player, won_game):
     player = make_player("alice")
     for _ in range(ROUNDS):
-        submission = services.submission_create(attempt=started(player, won_game["deal"]), player=player,
+        submission = intake.submission_create(attempt=started(player, won_game["deal"]), player=player,
                                                 actions=won_game["actions"])
-        results = together(4, lambda i: services.submission_verify(submission.pk))
+        results = together(4, lambda i: verification.submission_verify(submission.pk))
         assert not any(isinstance(r, Exception) for r in results), results
         assert sum(r is not None for r in results) == 1
         done = Submission.objects.get(pk=submission.pk)
@@ -97,10 +98,10 @@ def test_two_results_of_one_player_verified_together_leave_the_better_on_the_boa
     player = make_player("alice")
     code = format_code(today_deal.number, "D")
     for _ in range(ROUNDS):
-        better, worse = (services.submission_create(attempt=started(player, code, minutes), player=player,
+        better, worse = (intake.submission_create(attempt=started(player, code, minutes), player=player,
                                                     actions=actions, times=times_within(len(actions), 60_000))
                          for minutes, actions in ((20, won_game["actions"]), (10, won_game["actions"][:-1])))
-        results = together(2, lambda i: services.submission_verify((better, worse)[i].pk))
+        results = together(2, lambda i: verification.submission_verify((better, worse)[i].pk))
         assert not any(isinstance(r, Exception) for r in results), results
         entry = BoardEntry.objects.get(board=f"daily:{today_deal.date.isoformat()}", player=player)
         assert Submission.objects.get(pk=entry.submission_id).won is True

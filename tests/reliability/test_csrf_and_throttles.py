@@ -12,8 +12,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import attempts
 
 from .conftest import PASSWORD
 
@@ -43,7 +44,7 @@ def session_client(player) -> tuple[Client, str]:
 def test_every_session_authenticated_write_needs_the_csrf_token(make_player):
     alice = make_player("alice")
     client, token = session_client(alice)
-    attempt = services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
+    attempt = attempts.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
     writes = [
         ("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, 201),
         ("/api/hints/", {"attempt": str(attempt.pk), "actions": []}, 200),
@@ -151,7 +152,7 @@ def test_submissions_are_throttled_per_player(tight_rates, make_player):
     def submit(player):
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {accounts.user_token(player)}")
-        attempt = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
+        attempt = attempts.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
         return client.post(f"/api/attempts/{attempt.pk}/submission", {"actions": ["s"]}, format="json")
 
     for _ in range(LIMIT):
@@ -163,7 +164,7 @@ def test_submissions_are_throttled_per_player(tight_rates, make_player):
 
 def test_hints_are_throttled(tight_rates, make_player):
     alice = make_player("alice")
-    hint = {"attempt": str(services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF").pk), "actions": []}
+    hint = {"attempt": str(attempts.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF").pk), "actions": []}
     client = Client()
     client.force_login(alice)
     for _ in range(LIMIT):

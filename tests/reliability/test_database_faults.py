@@ -14,8 +14,9 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
 
-from leaderboard import accounts, services, tasks
+from leaderboard import accounts, tasks
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.submissions import attempts, intake, verification
 from worker import queued_tasks
 
 from .conftest import PASSWORD
@@ -70,7 +71,7 @@ def cut_at(proxy, at, run):
 def test_every_endpoint_answers_503_in_the_error_shape_while_postgresql_is_unreachable(pg_proxy, make_player):
     player = make_player("alice")
     token = accounts.user_token(player)
-    attempt = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
+    attempt = attempts.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
     users_before = User.objects.count()
     pg_proxy.down()
     connection.close()
@@ -135,10 +136,10 @@ def test_a_submission_cut_at_any_query_is_stored_whole_or_not_and_never_lost(pg_
     def submit(attempt):
         return api("post", f"/api/attempts/{attempt.pk}/submission", {"actions": actions}, token)
 
-    first = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
+    first = attempts.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
     _, queries = cut_at(pg_proxy, None, lambda: submit(first))
     for at in range(1, queries + 1):
-        attempt = services.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
+        attempt = attempts.attempt_start(player=player, deal_code="EH1-N-AAAAAAF")
         response, _ = cut_at(pg_proxy, at, lambda: submit(attempt))
         assert response.status_code in (202, 503), (at, response.status_code, response.content[:300])
         stored = list(Submission.objects.filter(attempt=attempt))
@@ -157,12 +158,12 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
         pg_proxy, make_player, won_game, settings, clean_redis):
     settings.STALE_PENDING_SECONDS = settings.STALE_VERIFYING_SECONDS = 1
     player = make_player("alice")
-    attempt = services.attempt_start(player=player, deal_code=won_game["deal"])
+    attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
     attempt.refresh_from_db()
-    submission = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
+    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
     board, board_url = f"deal:{attempt.deal_number}", f"/api/leaderboards/deals/{attempt.deal_number}/"
-    _, queries = cut_at(pg_proxy, None, lambda: services.submission_verify(submission.pk))
+    _, queries = cut_at(pg_proxy, None, lambda: verification.submission_verify(submission.pk))
     assert queries >= 5
 
     for at in range(1, queries + 1):
@@ -175,7 +176,7 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
         assert api("get", board_url).json()["count"] == 0
 
         try:
-            cut_at(pg_proxy, at, lambda: services.submission_verify(submission.pk))
+            cut_at(pg_proxy, at, lambda: verification.submission_verify(submission.pk))
         except OperationalError:
             pass  # the task fails; acks_late and beat take it from here
         row = Submission.objects.get(pk=submission.pk)
@@ -189,7 +190,7 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
             # Beat finds it (a claim older than STALE_VERIFYING_SECONDS, or still pending) and queues it.
             Submission.objects.filter(pk=submission.pk).update(
                 claimed_at=timezone.now() - timedelta(seconds=5), submitted_at=timezone.now() - timedelta(seconds=5))
-            assert services.requeue_stale() == 1
+            assert verification.requeue_stale() == 1
             assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
             tasks.verify_submission(submission.pk)  # as the worker runs the queued task
             row.refresh_from_db()

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from engine.conftest import examples
 from games import format_code
-from leaderboard import services
 from leaderboard.models import PlayerStats, Submission
+from leaderboard.submissions import verification
 
 from .conftest import TALLY
 
@@ -20,21 +20,21 @@ pytestmark = pytest.mark.django_db
 
 def test_the_plausibility_line(settings):
     settings.MAX_ACTIONS_PER_SECOND = 10
-    assert services.plausible(5, 0) and not services.plausible(6, 0)  # a few actions of slack
-    assert services.plausible(105, 10_000) and not services.plausible(106, 10_000)
-    assert services.plausible(5, -60_000) and not services.plausible(6, -60_000)  # a clock step back
+    assert verification.plausible(5, 0) and not verification.plausible(6, 0)  # a few actions of slack
+    assert verification.plausible(105, 10_000) and not verification.plausible(106, 10_000)
+    assert verification.plausible(5, -60_000) and not verification.plausible(6, -60_000)  # a clock step back
     settings.MAX_ACTIONS_PER_SECOND = 2
-    assert services.plausible(25, 10_000) and not services.plausible(26, 10_000)
+    assert verification.plausible(25, 10_000) and not verification.plausible(26, 10_000)
 
 
 @examples(300)
 @given(st.integers(0, 10**6), st.integers(-10**6, 10**9), st.integers(0, 1000), st.integers(0, 10**6))
 def test_more_time_never_makes_a_result_implausible_and_more_actions_never_plausible(actions, ms, more, later):
     TALLY["plausibility: examples"] += 1
-    if services.plausible(actions, ms):
-        assert services.plausible(actions, ms + later) and services.plausible(max(actions - more, 0), ms)
+    if verification.plausible(actions, ms):
+        assert verification.plausible(actions, ms + later) and verification.plausible(max(actions - more, 0), ms)
     else:
-        assert not services.plausible(actions + more, ms)
+        assert not verification.plausible(actions + more, ms)
 
 
 def public_view(client_for, today_deal) -> dict:
@@ -54,7 +54,7 @@ def test_an_impossible_result_is_flagged_kept_off_every_board_and_put_back_by_st
     # 982 actions in 30 seconds by the server's clock: about 33 a second.
     shown = play(speedy, format_code(today_deal.number, "D"), won_game["actions"], minutes=0.5)
     assert shown["status"] == "verified" and shown["won"] is True and shown["flagged"] is True
-    assert not services.plausible(len(won_game["actions"]), shown["duration_ms"])
+    assert not verification.plausible(len(won_game["actions"]), shown["duration_ms"])
 
     # Off the public boards, the players' board and the player's page; the player sees why.
     assert public_view(client_for, today_deal) == {"daily": 0, "deal": 0, "players": 0, "history": 0}

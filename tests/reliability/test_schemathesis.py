@@ -14,7 +14,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
-from leaderboard import accounts, services
+from leaderboard import accounts
+from leaderboard.submissions import attempts, intake, verification
 
 from .conftest import TALLY
 
@@ -37,10 +38,10 @@ schema = schemathesis.openapi.from_wsgi(
 def player_data(make_player, won_game):
     """A player with a token, an attempt of their own and a verified submission."""
     player = make_player("fuzzer")
-    attempt = services.attempt_start(player=player, deal_code=won_game["deal"])
-    done = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"][:20])
-    services.submission_verify(done.pk)
-    return {"token": accounts.user_token(player), "attempt": services.attempt_start(
+    attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
+    done = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"][:20])
+    verification.submission_verify(done.pk)
+    return {"token": accounts.user_token(player), "attempt": attempts.attempt_start(
         player=player, deal_code=won_game["deal"]).pk, "submission": done.pk}
 
 

@@ -13,9 +13,10 @@ from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from games import parse_code
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.boards import index
 from leaderboard.models import Attempt, BoardEntry, Submission
+from leaderboard.submissions import attempts, intake
 
 from worker import wait_for
 
@@ -48,7 +49,7 @@ def test_a_worker_killed_mid_verification_is_recovered_by_beat_and_verified_once
     # Played over two days: 800,000 actions at a human pace, so the result is plausible.
     attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
                                      started_at=timezone.now() - timedelta(days=2))
-    submission = services.submission_create(attempt=attempt, player=player, actions=LONG_LOG)  # queued at commit
+    submission = intake.submission_create(attempt=attempt, player=player, actions=LONG_LOG)  # queued at commit
 
     wait_for(lambda: status_of(submission.pk) == "verifying", timeout=30, interval=0.01)
     first.kill()  # SIGKILL while the log is being replayed
@@ -83,10 +84,10 @@ def test_a_worker_killed_mid_verification_is_recovered_by_beat_and_verified_once
 def test_a_task_delivered_twice_verifies_once(workers, make_player, won_game):
     player = make_player("alice")
     worker = workers()
-    attempt = services.attempt_start(player=player, deal_code=won_game["deal"])
+    attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
     attempt.refresh_from_db()
-    submission = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
+    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
     duplicates = [celery_app.send_task("leaderboard.tasks.verify_submission", args=[submission.pk])
                   for _ in range(2)]
     for task in duplicates:

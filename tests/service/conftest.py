@@ -10,8 +10,9 @@ import redis
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import accounts, days, services, tasks
+from leaderboard import accounts, days, tasks
 from leaderboard.boards import index, order
+from leaderboard.submissions import intake
 from fairplay.timing import even_times
 from leaderboard.models import Attempt, DailyDeal, Submission
 
@@ -125,14 +126,14 @@ def not_a_copy(player, code: str, actions: list) -> list:
     number = parse_code(code).number
     taken = set(Submission.objects.filter(deal_number=number).exclude(player=player)
                 .values_list("log_hash", flat=True))
-    if services.log_hash(actions) not in taken:
+    if intake.log_hash(actions) not in taken:
         return actions
     result = replay(code, actions)
     assert result.ok, "a rejected log is never a copy's original"
     outcome = (result.won, result.moves, result.score, result.foundation)
     for i in range(len(actions) - 1):
         swapped = [*actions[:i], actions[i + 1], actions[i], *actions[i + 2:]]
-        if services.log_hash(swapped) in taken:
+        if intake.log_hash(swapped) in taken:
             continue
         again = replay(code, swapped)
         if again.ok and (again.won, again.moves, again.score, again.foundation) == outcome:

@@ -1,4 +1,4 @@
-"""selectors.attempt_for reads the attempt with one plain statement on PostgreSQL: the same
+"""submission_reads.attempt_for reads the attempt with one plain statement on PostgreSQL: the same
 attempt, field for field, as the ORM reads it; unknown is 404, another player's is 403."""
 
 import uuid
@@ -6,7 +6,8 @@ import uuid
 import pytest
 
 from games import format_code
-from leaderboard import selectors, services
+from leaderboard.submissions import attempts
+from leaderboard.submissions import reads as submission_reads
 from leaderboard.errors import Forbidden, NotFound
 from leaderboard.models import Attempt
 
@@ -16,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def test_the_attempt_read_is_the_orms_field_for_field(make_player, today_deal):
     alice = make_player("alice")
     for code in ("EH1-N-AAAAAAF", format_code(today_deal.number, "D")):  # a numbered deal, the daily one
-        started = services.attempt_start(player=alice, deal_code=code)
-        read = selectors.attempt_for(alice, started.pk)
+        started = attempts.attempt_start(player=alice, deal_code=code)
+        read = submission_reads.attempt_for(alice, started.pk)
         stored = Attempt.objects.get(pk=started.pk)
         for field in Attempt._meta.concrete_fields:
             assert getattr(read, field.attname) == getattr(stored, field.attname), field.name
@@ -26,8 +27,8 @@ def test_the_attempt_read_is_the_orms_field_for_field(make_player, today_deal):
 
 def test_an_unknown_attempt_is_not_found_and_anothers_is_forbidden(make_player):
     alice, bob = make_player("alice"), make_player("bob")
-    started = services.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
+    started = attempts.attempt_start(player=alice, deal_code="EH1-N-AAAAAAF")
     with pytest.raises(NotFound):
-        selectors.attempt_for(alice, uuid.uuid4())
+        submission_reads.attempt_for(alice, uuid.uuid4())
     with pytest.raises(Forbidden):
-        selectors.attempt_for(bob, started.pk)
+        submission_reads.attempt_for(bob, started.pk)

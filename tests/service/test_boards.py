@@ -7,6 +7,7 @@ from games import format_code, parse_code
 from leaderboard import days, selectors, services
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
+from leaderboard.submissions import verification
 
 from .conftest import board_key, daily_code, unreachable_index
 
@@ -152,7 +153,7 @@ def win_on(player, day, game: dict) -> Submission:
     submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=day,
                                            actions=game["actions"],
                                            submitted_at=attempt.started_at + timedelta(minutes=30))
-    return services.submission_verify(submission.pk)
+    return verification.submission_verify(submission.pk)
 
 
 def test_streaks_and_the_players_board(make_player, won_game):

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from leaderboard import services
 from leaderboard.errors import Conflict
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import intake
 from worker import queued_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_ga
                                      hints=3, started_at=timezone.now() - timedelta(minutes=5))
     assert not connection.in_atomic_block
     with CaptureQueriesContext(connection) as queries:
-        made = services.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
+        made = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
     assert len(queries) == 1 and queries[0]["sql"].startswith("INSERT")
     queued = [("leaderboard.tasks.verify_submission", repr((made.pk,)))]
     assert queued_tasks(clean_redis) == queued  # in the real broker, for a worker
@@ -35,5 +35,5 @@ def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_ga
                                                      made.submitted_at)
 
     with pytest.raises(Conflict):
-        services.submission_create(attempt=attempt, player=player, actions=["s"])
+        intake.submission_create(attempt=attempt, player=player, actions=["s"])
     assert queued_tasks(clean_redis) == queued and Submission.objects.get().actions == won_game["actions"]

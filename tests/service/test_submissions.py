@@ -5,8 +5,9 @@ import pytest
 from django.test import override_settings
 
 from games import format_code, parse_code, replay
-from leaderboard import services, tasks
+from leaderboard import tasks
 from leaderboard.models import Attempt, Submission
+from leaderboard.submissions import verification
 from worker import queued_tasks
 
 from .conftest import daily_code
@@ -141,8 +142,8 @@ def test_verification_is_idempotent(make_player, client_for, won_game):
     client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": won_game["actions"]}, format="json")
     submission = Submission.objects.get()
     assert submission.status == "pending"  # no worker in this test: it waits in the queue
-    assert services.submission_verify(submission.pk).status == "verified"
-    assert services.submission_verify(submission.pk) is None
+    assert verification.submission_verify(submission.pk).status == "verified"
+    assert verification.submission_verify(submission.pk) is None
     submission.refresh_from_db()
     assert submission.deliveries == 1 and submission.status == "verified"
 
@@ -156,7 +157,7 @@ def test_beat_requeues_stale_pending_and_abandoned_claims(make_player, client_fo
     Attempt.objects.update(started_at=submission.attempt.started_at - an_hour)
     Submission.objects.filter(pk=submission.pk).update(
         status="verifying", claimed_at=submission.submitted_at - an_hour, submitted_at=submission.submitted_at - an_hour)
-    assert services.requeue_stale() == 1
+    assert verification.requeue_stale() == 1
     assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
     tasks.verify_submission(submission.pk)  # as the worker runs the queued task
     submission.refresh_from_db()
@@ -167,7 +168,7 @@ def test_a_fresh_pending_submission_is_left_to_its_queued_task(make_player, clie
     client = client_for(make_player())
     attempt = start(client, won_game["deal"])
     client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": won_game["actions"]}, format="json")
-    assert services.requeue_stale() == 0
+    assert verification.requeue_stale() == 0
 
 
 def test_an_implausibly_fast_result_is_flagged_and_kept_off_the_board(make_player, play, won_game, client_for):

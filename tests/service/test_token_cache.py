@@ -11,9 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import accounts, services
+from leaderboard import accounts
 from leaderboard.admin import PlayerAdmin
 from leaderboard.authentication import _cache_key
+from leaderboard.models import Attempt
 
 from .conftest import PASSWORD
 
@@ -53,7 +54,7 @@ def test_a_cached_user_is_a_real_player_for_the_writes(make_player):
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     attempt = client.post("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, format="json")
     assert attempt.status_code == 201
-    assert services.Attempt.objects.get(pk=attempt.json()["id"]).player_id == alice.pk
+    assert Attempt.objects.get(pk=attempt.json()["id"]).player_id == alice.pk
 
 
 def test_a_deleted_token_stops_working_when_the_delete_commits(make_player, django_capture_on_commit_callbacks):

@@ -10,9 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import format_code
-from leaderboard import cache, services
+from leaderboard import cache
 from leaderboard.boards import index
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.submissions import intake, verification
 
 from .conftest import board_key, times_within
 
@@ -33,13 +34,13 @@ STATEMENTS = {
 def submitted(player, deal, actions, minutes=30) -> Submission:
     attempt = Attempt.objects.create(player=player, deal_code=format_code(deal.number, "D"), deal_number=deal.number,
                                      daily_date=deal.date, ranked=True, started_at=timezone.now() - timedelta(minutes=minutes))
-    return services.submission_create(attempt=attempt, player=player, actions=actions,
+    return intake.submission_create(attempt=attempt, player=player, actions=actions,
                                       times=times_within(len(actions), minutes * 60_000))
 
 
 def verify_counted(submission, capture) -> list[str]:
     with CaptureQueriesContext(connection) as queries, capture(execute=True):
-        services.submission_verify(submission.pk)
+        verification.submission_verify(submission.pk)
     return [q["sql"] for q in queries]
 
 
