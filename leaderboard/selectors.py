@@ -6,6 +6,7 @@ from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from games import format_code
 
@@ -26,10 +27,10 @@ def daily_deal(day: date, viewer) -> dict:
     stored then or none (today's is stored by ``days.daily_deal_ensure`` first, which a
     reader never calls: it may make the server solve a deal)."""
     if day > days.today():
-        raise NotFound(f"There is no deal of the day for {day.isoformat()} yet.")
+        raise NotFound(gettext("There is no deal of the day for %(day)s yet.") % {"day": day.isoformat()})
     deal = DailyDeal.objects.filter(date=day).first()
     if deal is None:
-        raise NotFound(f"There was no deal of the day on {day.isoformat()}.")
+        raise NotFound(gettext("There was no deal of the day on %(day)s.") % {"day": day.isoformat()})
     final = days.day_final(day)
     return {
         "date": day, "proven_winnable": bool(deal.solution), "players": _daily_players(day),
@@ -105,7 +106,7 @@ def _from_record(board: str) -> None:
     """Before ranking from PostgreSQL: that is for small boards only; a big board's readers
     are asked to come back once its index is rebuilt."""
     if _big(board):
-        raise Unavailable("This board's ranking is being rebuilt: try again in a few seconds.",
+        raise Unavailable(gettext("This board's ranking is being rebuilt: try again in a few seconds."),
                           code="ranking_unavailable")
 
 
@@ -231,7 +232,7 @@ def player_profile(username: str) -> dict:
     rank it earned, then that day's practice games (verified, never ranked: no rank)."""
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
-        raise NotFound(f"No player named {username!r}.")
+        raise NotFound(gettext("No player named %(username)s.") % {"username": repr(username)})
     stats, _ = PlayerStats.objects.get_or_create(player=player)
     entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
                .select_related("submission").order_by("-board")[:HISTORY_ROWS])

@@ -5,6 +5,7 @@ from datetime import date
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated
@@ -18,6 +19,7 @@ from games.deal import MAX_DEAL
 from . import accounts, days, selectors
 from .authentication import CsrfWhenSessionCookie
 from .boards.order import daily_board, deal_board
+from .api_errors import too_large_message
 from .errors import Invalid, NotFound, TooLarge
 from .rendering import JSONBytesResponse
 from .serializers import (

@@ -9,6 +9,7 @@ import games
 from games import solver
 
 from .. import days, sql
+from ..api_errors import refusal_words
 from ..errors import Conflict, Invalid
 from ..models import Attempt, Submission
 
@@ -50,7 +51,7 @@ def _deal_code(text: str) -> games.DealCode:
     try:
         return games.parse_code(text)
     except games.InvalidCode as exc:
-        raise Invalid(str(exc), code="invalid_deal") from None
+        raise Invalid(games.render(exc.refusal, _), code="invalid_deal") from None
 
 
 def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
@@ -60,7 +61,7 @@ def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     game = games.Game.new(attempt.deal_number)
     result = games.replay_onto(game, actions) if isinstance(actions, list) else None
     if result is None or not result.ok:
-        raise Invalid(result.error if result else _("actions must be a list of action strings."),
+        raise Invalid(refusal_words(result.error, result.refusal) if result else _("actions must be a list of action strings."),
                       detail={"index": result.index if result else None}, code="invalid_log")
     action = solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
     if action is None:

@@ -14,6 +14,7 @@ from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from psycopg.types.json import Jsonb
 
@@ -55,16 +56,17 @@ def _check_submission(attempt: Attempt, player, actions) -> None:
     """Refuse, in this order: another player's attempt, a day that has closed, a log that is not
     a list, an empty one, one too long, and the first action that is not of the notation."""
     if attempt.player_id != player.pk:
-        raise Forbidden("Only the player who started this attempt may submit to it.")
+        raise Forbidden(_("Only the player who started this attempt may submit to it."))
     if attempt.daily_date is not None and timezone.now() > days.day_accepts_until(attempt.daily_date):
         raise Conflict(_("The day of this deal has closed: its games can no longer be ranked."),
                        detail=days.day_times(attempt.daily_date), code="day_closed")
     if not isinstance(actions, list):
-        raise Invalid("actions must be a list of action strings.", code="invalid_log")
+        raise Invalid(_("actions must be a list of action strings."), code="invalid_log")
     if not actions:
         raise Invalid(_("The log is empty: play at least one action."), code="empty_log")
     if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
-        raise TooLarge(f"A log may hold at most {settings.SUBMISSION_MAX_ACTIONS:,} actions.")
+        raise TooLarge(_("A log may hold at most %(limit)s actions.") % {
+            "limit": number_format(settings.SUBMISSION_MAX_ACTIONS, force_grouping=True)})
     bad = first_malformed(actions)
     if bad:
         position, reason = bad
@@ -77,7 +79,7 @@ def first_malformed(actions) -> tuple[int, str] | None:
         try:
             games.parse_action(text)
         except games.MalformedAction as exc:
-            return position, str(exc)
+            return position, games.render(exc.refusal, _)
     return None
 
 
@@ -108,7 +110,7 @@ def _store(submission: Submission) -> None:
         else:
             _submission_insert(submission)  # one statement: its own transaction
     except IntegrityError:
-        raise Conflict("This attempt already has a submission: start a new attempt.",
+        raise Conflict(_("This attempt already has a submission: start a new attempt."),
                        code="already_submitted") from None
 
 

@@ -1,6 +1,7 @@
 """Reads of attempts and submissions, as a given viewer may see them."""
 
 from django.db import connection
+from django.utils.translation import gettext as _
 
 from .. import days, sql
 from ..errors import Forbidden, NotFound
@@ -12,9 +13,9 @@ def attempt_for(viewer, attempt_id, *, others_not_found: bool = False) -> Attemp
     (as if it did not exist: its id tells nothing)."""
     attempt = _attempt(attempt_id)
     if attempt is None or (others_not_found and attempt.player_id != viewer.pk):
-        raise NotFound("No such attempt.")
+        raise NotFound(_("No such attempt."))
     if attempt.player_id != viewer.pk:
-        raise Forbidden("This attempt belongs to another player.")
+        raise Forbidden(_("This attempt belongs to another player."))
     return attempt
 
 
@@ -36,11 +37,11 @@ def submission_for(viewer, submission_id: int) -> tuple[Submission, bool]:
     numbered deal, once the UTC day it was played on has closed."""
     submission = Submission.objects.select_related("attempt", "player").filter(pk=submission_id).first()
     if submission is None:
-        raise NotFound("No such submission.")
+        raise NotFound(_("No such submission."))
     if viewer.is_staff or (viewer.is_authenticated and viewer.pk == submission.player_id):
         return submission, True
     if not submission.board_entries.exists():
-        raise NotFound("No such submission.")
+        raise NotFound(_("No such submission."))
     if submission.daily_date is not None:
         return submission, days.day_final(submission.daily_date)
     return submission, days.day_closed(days.day_of(submission.attempt.started_at))
