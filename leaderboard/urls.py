@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from . import views
 from .api_errors import api_not_found
@@ -20,5 +20,6 @@ urlpatterns = [
     path("leaderboards/deals/<str:deal>/", views.DealBoardView.as_view(), name="board-deal"),
     path("leaderboards/players/", views.PlayersBoardView.as_view(), name="board-players"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
+    path("groups/", include("leaderboard.groups.urls")),
     re_path(r"^(?P<path>.*)$", api_not_found),
 ]
