@@ -16,8 +16,6 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-import games
-
 from .errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -53,16 +51,6 @@ def api_exception_handler(exc, context):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
         response.data = error_body(code, str(exc.detail))
     return response
-
-
-def refusal_words(error: str, refusal) -> str:
-    """An engine's words (a ReplayResult's ``error``) in the reader's language: its refusal
-    translated, after the same prefix the engine put before it (an illegal action's "3>5: ")."""
-    if refusal is None:
-        return error
-    english = games.render(refusal)
-    prefix = error[: len(error) - len(english)] if error.endswith(english) else ""
-    return prefix + games.render(refusal, gettext)
 
 
 def too_large_message(limit: int) -> str:

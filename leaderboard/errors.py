@@ -1,6 +1,10 @@
 """Domain errors raised by services and selectors; the API maps each to its HTTP status
 and the one error shape ``{"error": {"code", "message", "detail"}}``."""
 
+from django.utils.translation import gettext
+
+import games
+
 
 class ServiceError(Exception):
     status = 400
@@ -37,3 +41,13 @@ class TooLarge(ServiceError):
 
 class Unavailable(ServiceError):
     status, code, retry_after = 503, "unavailable", 5
+
+
+def refusal_words(error: str, refusal) -> str:
+    """An engine's words (a ReplayResult's ``error``) in the reader's language: its refusal
+    translated, after the same prefix the engine put before it (an illegal action's "3>5: ")."""
+    if refusal is None:
+        return error
+    english = games.render(refusal)
+    prefix = error[: len(error) - len(english)] if error.endswith(english) else ""
+    return prefix + games.render(refusal, gettext)

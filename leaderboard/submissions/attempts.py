@@ -9,8 +9,7 @@ import games
 from games import solver
 
 from .. import days, sql
-from ..api_errors import refusal_words
-from ..errors import Conflict, Invalid
+from ..errors import Conflict, Invalid, refusal_words
 from ..models import Attempt, Submission
 
 #: What a player sends to start today's deal without knowing its code.
