@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from . import services, tempo
+from . import moderation, tempo
 from .authentication import forget_users
 from .models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, PlayerStats, Submission
 from .submissions import verification
@@ -93,7 +93,7 @@ class ReviewMixin:
     @admin.action(description=_("Hide from every board"), permissions=["change"])
     def hide(self, request, queryset):
         for submission in queryset:
-            services.submission_set_hidden(submission, True)
+            moderation.submission_set_hidden(submission, True)
         count = len(queryset)
         messages.success(request, ngettext("%(count)d result hidden.", "%(count)d results hidden.", count)
                          % {"count": count})
@@ -101,7 +101,7 @@ class ReviewMixin:
     @admin.action(description=_("Reviewed: clear the flag (puts it on the boards)"), permissions=["change"])
     def clear_flag(self, request, queryset):
         for submission in queryset:
-            services.submission_set_flagged(submission, False)
+            moderation.submission_set_flagged(submission, False)
         count = len(queryset)
         messages.success(request, ngettext("%(count)d flag cleared.", "%(count)d flags cleared.", count)
                          % {"count": count})
@@ -119,12 +119,12 @@ class SubmissionAdmin(ReviewMixin, admin.ModelAdmin):
     @admin.action(description=_("Show on the boards again"), permissions=["change"])
     def unhide(self, request, queryset):
         for submission in queryset:
-            services.submission_set_hidden(submission, False)
+            moderation.submission_set_hidden(submission, False)
 
     @admin.action(description=_("Verify again"), permissions=["change"])
     def reverify(self, request, queryset):
         for submission in queryset:
-            services.submission_reverify(submission)
+            moderation.submission_reverify(submission)
         count = queryset.count()
         messages.info(request, ngettext("%(count)d submission queued for verification.",
                                         "%(count)d submissions queued for verification.", count) % {"count": count})
@@ -201,10 +201,10 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
             raise Http404(gettext("This result is no longer in the queue."))
         decision = request.POST.get("decision")
         if decision == "clear":
-            services.submission_set_flagged(submission, False)
+            moderation.submission_set_flagged(submission, False)
             message = gettext("Flag cleared: the game of %(player)s on %(deal)s is on the boards.")
         elif decision == "hide":
-            services.submission_set_hidden(submission, True)
+            moderation.submission_set_hidden(submission, True)
             message = gettext("The game of %(player)s on %(deal)s is hidden from every board.")
         else:
             return HttpResponseBadRequest(gettext("Unknown decision."))

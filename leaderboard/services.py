@@ -10,7 +10,6 @@ from django.db import transaction
 from . import board_rows, cache, days, sql
 from .boards import index, order
 from .models import BoardEntry, PlayerStats, Submission
-from .submissions.intake import enqueue_verification
 
 log = logging.getLogger(__name__)
 User = get_user_model()
@@ -20,35 +19,6 @@ Status = Submission.Status
 # The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ENTRIES = Submission._meta.db_table, BoardEntry._meta.db_table
 _STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
-
-
-# -- moderation ---------------------------------------------------------------------------
-
-def submission_reverify(submission: Submission) -> None:
-    """Staff: verify again from scratch (after a fix, or a doubt)."""
-    with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk).update(
-            status=Status.PENDING, claim=None, rank_key=None, won=None, error_index=None, error="",
-        )
-        submission.refresh_from_db()
-        boards_refresh(submission)
-        transaction.on_commit(lambda: enqueue_verification(submission.pk))
-
-
-def submission_set_hidden(submission: Submission, hidden: bool) -> None:
-    """Staff: take a result off every board, or put it back."""
-    with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk).update(hidden=hidden)
-        submission.hidden = hidden
-        boards_refresh(submission)
-
-
-def submission_set_flagged(submission: Submission, flagged: bool) -> None:
-    """Staff review of an implausible result: clearing the flag puts it on the boards."""
-    with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk).update(flagged=flagged)
-        submission.flagged = flagged
-        boards_refresh(submission)
 
 
 # -- boards -------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import days, services
+from leaderboard import days, moderation, services
 from leaderboard.boards import index, order
 from leaderboard.models import BoardEntry, DailyDeal, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
@@ -81,9 +81,9 @@ def test_a_players_deal_entry_is_recomputed_from_numbered_games_only(make_player
     numbered = play(alice, format_code(today_deal.number, "N"), secret_game["actions"][:-1])
     assert board(deal_board(today_deal.number)) == [("alice", numbered["id"])]
     submission = Submission.objects.get(pk=numbered["id"])
-    services.submission_set_hidden(submission, True)
+    moderation.submission_set_hidden(submission, True)
     assert not BoardEntry.objects.filter(board=order.deal_board(today_deal.number)).exists()
-    services.submission_set_hidden(submission, False)
+    moderation.submission_set_hidden(submission, False)
     assert list(BoardEntry.objects.filter(board=order.deal_board(today_deal.number))
                 .values_list("submission_id", flat=True)) == [numbered["id"]]
     assert board("/api/leaderboards/daily/") == [("alice", daily["id"])]

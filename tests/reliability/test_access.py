@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from leaderboard import accounts, services
+from leaderboard import accounts, moderation
 from leaderboard.models import Attempt, BoardEntry, Submission
 from leaderboard.submissions import attempts, intake, verification
 
@@ -87,7 +87,7 @@ def test_logs_are_private_until_the_day_closes_and_then_only_when_ranked(people,
     closed_rejected = submitted(alice, won_game["deal"], ["s", "9>1:4"], days_ago=2)
     closed_ranked = submitted(alice, won_game["deal"], won_game["actions"], days_ago=2)
     closed_hidden = submitted(alice, won_game["deal"], won_game["actions"], days_ago=3)
-    services.submission_set_hidden(closed_hidden, True)
+    moderation.submission_set_hidden(closed_hidden, True)
     assert (pending.status, today.status, closed_rejected.status, closed_ranked.status) == (
         "pending", "verified", "rejected", "verified")
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from fairplay.timing import human_times
 from games import replay
-from leaderboard import services
+from leaderboard import moderation
 from leaderboard.models import Attempt, BoardEntry, Submission
 from service.conftest import daily_code
 from worker import wait_for
@@ -47,7 +47,7 @@ def test_others_see_a_result_only_on_a_board_and_its_log_once_the_day_is_final(
     ranked = submitted(alice, code, won_game["actions"])
     rejected = submitted(carol, code, ["s", "9>1:4"])
     hidden = submitted(bob, won_game["deal"], won_game["actions"])
-    services.submission_set_hidden(Submission.objects.get(pk=hidden), True)
+    moderation.submission_set_hidden(Submission.objects.get(pk=hidden), True)
     assert BoardEntry.objects.filter(submission_id=ranked).exists()
     assert not BoardEntry.objects.filter(submission_id__in=[rejected, hidden]).exists()
 

@@ -7,7 +7,7 @@ and meanwhile its readers are asked to come back rather than ranked by a count i
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import cache, selectors, services, tasks
+from leaderboard import cache, moderation, selectors, services, tasks
 from leaderboard.boards import index
 from worker import queued_tasks
 
@@ -58,7 +58,7 @@ def test_every_entry_has_its_row_and_no_other(board_of_five, today_deal, clean_r
     members = set(clean_redis.zrange(f"{index.KEY_PREFIX}:{board}:z", 0, -1))
     assert set(clean_redis.hkeys(rows_key(today_deal))) == members and len(members) == 5
     submission = board_of_five[2].submissions.get()
-    services.submission_set_hidden(submission, True)
+    moderation.submission_set_hidden(submission, True)
     services.boards_mirror([board], submission.player_id)  # as the commit would
     assert clean_redis.hlen(rows_key(today_deal)) == redis_index.size(board) == 4
     assert 0 < clean_redis.ttl(rows_key(today_deal)) <= index.ROWS_SECONDS

@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import days, selectors, services
+from leaderboard import days, moderation, selectors, services
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 from leaderboard.submissions import verification
@@ -133,11 +133,11 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
 def test_hiding_a_result_takes_it_off_and_showing_puts_it_back(make_player, play, today_deal, won_game):
     play(make_player("alice"), daily_code(today_deal), won_game["actions"])
     submission = Submission.objects.get()
-    services.submission_set_hidden(submission, True)
+    moderation.submission_set_hidden(submission, True)
     # transaction.on_commit does not fire inside the test's transaction: mirror as a commit would
     services.boards_mirror([board_key(today_deal)], submission.player_id)
     assert board("/api/leaderboards/daily/")["count"] == 0
-    services.submission_set_hidden(submission, False)
+    moderation.submission_set_hidden(submission, False)
     services.boards_mirror([board_key(today_deal)], submission.player_id)
     assert names(board("/api/leaderboards/daily/")) == ["alice"]
 
