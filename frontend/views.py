@@ -1,7 +1,10 @@
 """The pages of the site. Each one is a thin HTML shell: the ES modules in
 static/frontend/ do the work through the JSON API (and engine.js for the game itself)."""
 
+from functools import wraps
+
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import redirect, render
 from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -61,6 +64,38 @@ def player(request, username: str):
 @ensure_csrf_cookie
 def replay(request, submission_id: int):
     return _page(request, "replay.html", {"kind": "replay", "submission": submission_id})
+
+
+def _players_only(view):
+    """A page for signed-in players: anyone else logs in first and comes back."""
+    @wraps(view)
+    def page(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), login_url="/login/")
+        return view(request, *args, **kwargs)
+    return page
+
+
+@_players_only
+@ensure_csrf_cookie
+def groups(request):
+    """The player's groups, and forms to create or join one."""
+    return _page(request, "groups.html", {"kind": "groups"})
+
+
+@_players_only
+@ensure_csrf_cookie
+def group(request, group_id: int):
+    """A group's day board, standings and members. The shell names nothing: the script asks
+    the API, which answers members only (anyone else: 404, as for no group)."""
+    return _page(request, "group.html", {"kind": "group", "group": group_id})
+
+
+@_players_only
+@ensure_csrf_cookie
+def group_join(request, code: str):
+    """An invite link: the group's name and a button that joins it."""
+    return _page(request, "group_join.html", {"kind": "group-join", "code": code})
 
 
 def _next_url(request) -> str:

@@ -4,6 +4,7 @@ import { InvalidCode, formatCode, parseCode } from "./engine.js";
 import { clock, get, h, pageData } from "./api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { formatMoment } from "./time.js";
+import { groupList } from "./groups/links.js";
 
 const page = pageData();
 const user = page.user || { authenticated: false };
@@ -11,6 +12,7 @@ const params = new URLSearchParams(window.location.search);
 const PAGE_SIZE = 25;
 const $ = (id) => document.getElementById(id);
 let today = null;
+let myGroups = [];
 
 /** The texts a person reads, in the page's language (i18n.js). */
 const TEXT = {
@@ -114,6 +116,7 @@ async function showDay(day, pageNumber = 1) {
       pager(board, (n) => showDay(day, n)) || "",
     );
     box.dataset.day = day;
+    showGroups(day);
   } catch (exc) {
     meta.textContent = "";
     box.replaceChildren(h("p", { class: "form-error" }, exc.message));
@@ -127,6 +130,23 @@ $("date-form").addEventListener("submit", (event) => {
   setParam("date", day === today ? null : day);
   showDay(day);
 });
+
+// -- the player's groups: each link opens the group's board of the day shown ------------------
+
+function showGroups(day) {
+  if (!myGroups.length) return;
+  $("groups-list").replaceChildren(groupList(myGroups, { day }));
+  $("groups-block").hidden = false;
+}
+
+async function loadGroups() {
+  if (!user.authenticated) return;
+  try {
+    myGroups = (await get("/api/groups/")).results;
+  } catch {
+    myGroups = [];
+  }
+}
 
 // -- a numbered deal ---------------------------------------------------------------------------
 
@@ -201,6 +221,7 @@ async function start() {
   const asked = params.get("date");
   const day = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked <= today ? asked : today;
   input.value = day;
+  await loadGroups();
   const jobs = [showDay(day), showPlayers()];
   if (params.get("deal")) {
     $("deal-input").value = params.get("deal").toUpperCase();

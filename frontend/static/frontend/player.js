@@ -2,6 +2,7 @@
 // the history of daily results (each linking to its replay). Its words are in TEXT, translated.
 import { clock, get, h, pageData } from "./api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { groupList } from "./groups/links.js";
 
 const page = pageData();
 const user = page.user || {};
@@ -88,6 +89,18 @@ export function movesChart(history) {
   return chart;
 }
 
+/** The player's groups that the viewer may see: all of them to the player, else the ones they
+ * share (the API answers only those); nothing to a visitor who is not signed in. */
+async function showGroups() {
+  if (!user.authenticated) return;
+  try {
+    const groups = (await get(`/api/groups/?player=${encodeURIComponent(page.username)}`)).results;
+    if (!groups.length) return;
+    document.getElementById("player-groups").replaceChildren(groupList(groups));
+    document.getElementById("player-groups-block").hidden = false;
+  } catch { /* the rest of the page stands without them */ }
+}
+
 async function start() {
   const stats = document.getElementById("player-stats");
   const chartBox = document.getElementById("player-chart");
@@ -119,6 +132,7 @@ async function start() {
       h("td", {}, row.date < today || user.username === data.player ? h("a", { href: `/replay/${row.submission}/` }, TEXT.replay) : "")));
     historyBox.replaceChildren(h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows)));
   }
+  await showGroups();
   document.body.dataset.ready = "true";
 }
 
