@@ -96,22 +96,26 @@ def attempts(n: int, code: str, number: int, day: date | None, minutes_ago=(5, 3
         return [str(row[0]) for row in cursor.fetchall()]
 
 
-def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42) -> None:
+def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42,
+                     times: list[int] | None = None) -> None:
     """``n`` players (1..n) who each played the deal of ``day`` once, verified, on the daily
     board: users, attempts (ranked, no hints), submissions and board entries.
 
     Each seeded result stands for a different game (its moves, score and duration are drawn at
-    random), but every row stores the same real move log, for its size: so ``log_hash`` is a
+    random), but every row stores the same real move log, for its size (in the compact encoding
+    of the Submission fields, games.compact, as intake stores it): so ``log_hash`` is a
     distinct placeholder per row (sha256 of ``seed-log-<i>``), not the log's hash, and no seeded
     row is a copy of another (the copy check finds none) or the original of a live submission.
-    No action times (``times`` NULL, as before they were required): reads never look at them."""
+    ``times``: the action times stored on every row (compact), for the row's size; by default
+    none (``times`` NULL, as before they were required): reads never look at them."""
     from django.db import connection
 
-    from games import format_code, parse_code
+    from games import compact, format_code, parse_code
 
     number = parse_code(game["deal"]).number
     code = format_code(number, "D")
-    actions = json.dumps(game["actions"])
+    actions = compact.encode_log(game["actions"])
+    stored_times = None if times is None else compact.encode_times(times)
     board = f"daily:{day.isoformat()}"
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS bench_seed")
@@ -137,16 +141,16 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                        [code, number, day])
         cursor.execute("""
             INSERT INTO leaderboard_submission (
-                id, deal_number, daily_date, actions, submitted_at, status, claim, claimed_at, verified_at,
+                id, deal_number, daily_date, actions, times, submitted_at, status, claim, claimed_at, verified_at,
                 deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
                 duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id,
                 practice, flag_reasons, log_hash)
-            SELECT i, %s, %s, %s::jsonb, submitted_at, 'verified', md5('seed-claim-' || i)::uuid,
+            SELECT i, %s, %s, %s::bytea, %s::bytea, submitted_at, 'verified', md5('seed-claim-' || i)::uuid,
                    submitted_at + interval '50 ms', submitted_at + interval '100 ms', 1,
                    won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
                    duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || i)::uuid, i,
                    false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || i, 'UTF8')), 'hex')
-            FROM bench_seed""", [number, day, actions])
+            FROM bench_seed""", [number, day, actions, stored_times])
         cursor.execute("""
             INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)
             SELECT i, %s, rank_key, submitted_at, i, i FROM bench_seed""", [board])

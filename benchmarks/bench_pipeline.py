@@ -154,8 +154,7 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     results = {"machine": _stack.machine(), "mode": "drain", "count": count,
                "celery": f"prefork --concurrency={concurrency}"}
     game, number, today, client, _, logs = seed_day(count, results, tokens=False)
-    from psycopg.types.json import Jsonb
-
+    from games import compact
     from leaderboard.submissions import intake
 
     attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
@@ -163,7 +162,8 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     rows = []
     for i, (attempt_id, player_id, deal_number, daily_date) in enumerate(attempts):
         actions, times = logs.variant(i)
-        rows.append([deal_number, daily_date, Jsonb(actions), Jsonb(times), intake.log_hash(actions),
+        rows.append([deal_number, daily_date, compact.encode_log(actions), compact.encode_times(times),
+                     intake.log_hash(actions),
                      attempt_id, player_id])
     with connection.cursor() as cursor:
         cursor.executemany("""

@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q, Value
 from django.utils.translation import gettext_lazy as _
 
+from .fields import CompactLogField, CompactTimesField
+
 
 class DailyDeal(models.Model):
     """The deal of one UTC date, stored the first time it is needed so that a later
@@ -76,7 +78,8 @@ class Submission(models.Model):
     deal_number = models.PositiveIntegerField()
     daily_date = models.DateField(null=True, blank=True)
 
-    actions = models.JSONField()
+    #: The move log: a list of action texts, stored compact (leaderboard.fields, docs/compact-logs.md).
+    actions = CompactLogField()
     submitted_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     claim = models.UUIDField(null=True, blank=True, help_text="Set by the worker that claimed it.")
@@ -105,7 +108,8 @@ class Submission(models.Model):
     #: The reasons of the flag: tempo rules (leaderboard.tempo.RULES) and "too_fast_server_clock".
     flag_reasons = models.JSONField(default=list, db_default=Value([], models.JSONField()), blank=True)
     #: The browser's time of each action, ms since the attempt started: evidence, never ranked.
-    times = models.JSONField(null=True, blank=True)
+    #: Stored compact, as ``actions``.
+    times = CompactTimesField(null=True, blank=True)
     #: The tempo profile of ``times`` (leaderboard.tempo.TempoProfile as a dict).
     tempo = models.JSONField(null=True, blank=True)
     #: Copied from the attempt: a later try at a day's deal, verified but never ranked.

@@ -16,9 +16,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from psycopg.types.json import Jsonb
 
 import games
+from games import compact
 
 from .. import days, sql, tempo
 from ..errors import Conflict, Forbidden, Invalid, TooLarge
@@ -115,10 +115,11 @@ def _store(submission: Submission) -> None:
 
 
 def _submission_insert(submission: Submission) -> None:
-    """The new row in one plain INSERT (no transaction around it, no ORM compile)."""
+    """The new row in one plain INSERT (no transaction around it, no ORM compile); the log and
+    its times in the compact encoding of their fields (leaderboard.fields)."""
     values = [getattr(submission, name) for name in _INSERTED]
-    values[_INSERTED.index("actions")] = Jsonb(submission.actions)
-    values[_INSERTED.index("times")] = None if submission.times is None else Jsonb(submission.times)
+    values[_INSERTED.index("actions")] = compact.encode_log(submission.actions)
+    values[_INSERTED.index("times")] = None if submission.times is None else compact.encode_times(submission.times)
     [(submission.pk,)] = sql.run(
         f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) '
         f'RETURNING "id"', values)

@@ -2,7 +2,6 @@
 store the result (with the fair-play flags) and rank it; and re-queue what a down broker or a
 dead worker left behind."""
 
-import json
 import uuid
 from dataclasses import asdict
 from datetime import timedelta
@@ -13,6 +12,7 @@ from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 import games
+from games import compact
 
 from .. import services, sql, tempo
 from ..boards import order
@@ -72,9 +72,9 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
         return None
     row = rows[0]
     values = dict(zip(_CLAIMED, row))
-    for name in ("actions", "times"):
-        if isinstance(values[name], str):  # jsonb as text, as Django's backend loads it
-            values[name] = json.loads(values[name])
+    values["actions"] = compact.decode_log(values["actions"])  # bytea: the fields' encoding
+    if values["times"] is not None:
+        values["times"] = compact.decode_times(values["times"])
     values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED):]
     submission = Submission(**values, status=Status.VERIFYING, claim=claim, claimed_at=now)
     submission.attempt = Attempt(pk=values["attempt_id"], player_id=values["player_id"], deal_code=deal_code,
