@@ -1,5 +1,6 @@
-"""Reads: the boards, the deal of the day, a player's history. Ranks and board rows come from the Redis index (rows it lacks from
-PostgreSQL); from PostgreSQL while the index is away only for small boards."""
+"""Reads: the boards, the deal of the day, a player's history. Ranks and board rows come from
+the Redis index (rows it lacks from PostgreSQL); from PostgreSQL while the index is away only for
+small boards. A read never rebuilds an index: the view prepares it first (``services.index_ensure``)."""
 
 import logging
 from datetime import date
@@ -10,7 +11,7 @@ from django.utils.translation import gettext
 
 from games import format_code
 
-from . import board_rows, cache, days, services
+from . import board_rows, cache, days
 from .boards import index, order
 from .errors import NotFound, Unavailable
 from .models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
@@ -44,7 +45,7 @@ def daily_deal(day: date, viewer) -> dict:
 
 def _daily_players(day: date) -> int | None:
     """The size of the day's board (its ranked results so far); None while a big board's index
-    is being rebuilt."""
+    is away."""
     try:
         return _page(order.daily_board(day), 0, 0)[1]
     except Unavailable:
@@ -72,31 +73,19 @@ BIG_BOARD_ENTRIES = 50_000
 
 
 def _from_index(board: str, read):
-    """``read(ranks)`` on the board's Redis index, rebuilt from PostgreSQL first when it is not
-    whole (``index.NotReady``). ``_NO_INDEX`` when Redis fails, or the index is being
-    rebuilt elsewhere (another request, or a task for a big board): the caller then
-    turns to PostgreSQL (``_from_record``)."""
-    ranks = index.board_index()
+    """``read(ranks)`` on the board's Redis index. ``_NO_INDEX`` when the index is not whole
+    (``index.NotReady``: lost, and not rebuilt yet by ``services.index_ensure``, or being
+    rebuilt elsewhere) or Redis fails: the caller then turns to PostgreSQL (``_from_record``)."""
     try:
-        try:
-            return read(ranks)
-        except index.NotReady:
-            if not ranks.claim_rebuild(board):
-                return _NO_INDEX
-            if _big(board):
-                services.board_rebuild_queue(board)  # the task holds the claim from here
-                return _NO_INDEX
-            try:
-                services.board_rebuild(board)
-            finally:
-                ranks.release_rebuild(board)
-            return read(ranks)
+        return read(index.board_index())
+    except index.NotReady:
+        return _NO_INDEX
     except Exception:
         log.warning("ranking index unavailable for %s", board, exc_info=True)
         return _NO_INDEX
 
 
-def _big(board: str) -> bool:
+def is_big(board: str) -> bool:
     """More than ``BIG_BOARD_ENTRIES`` entries: a bounded index read, not a count."""
     beyond = BoardEntry.objects.filter(board=board).order_by().values_list("pk", flat=True)
     return bool(beyond[BIG_BOARD_ENTRIES:BIG_BOARD_ENTRIES + 1])
@@ -105,7 +94,7 @@ def _big(board: str) -> bool:
 def _from_record(board: str) -> None:
     """Before ranking from PostgreSQL: that is for small boards only; a big board's readers
     are asked to come back once its index is rebuilt."""
-    if _big(board):
+    if is_big(board):
         raise Unavailable(gettext("This board's ranking is being rebuilt: try again in a few seconds."),
                           code="ranking_unavailable")
 
@@ -225,6 +214,13 @@ def current_streak(stats: PlayerStats, today: date) -> int:
 
 
 HISTORY_ROWS = 366
+
+
+def history_boards(username: str) -> list[str]:
+    """The daily boards ``player_profile`` ranks the player on."""
+    return list(BoardEntry.objects.filter(player__username=username, player__is_active=True,
+                                          board__startswith="daily:")
+                .order_by("-board").values_list("board", flat=True)[:HISTORY_ROWS])
 
 
 def player_profile(username: str) -> dict:

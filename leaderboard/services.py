@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import board_rows, cache, days, sql
+from . import board_rows, cache, days, selectors, sql
 from .boards import index, order
 from .models import BoardEntry, PlayerStats, Submission
 
@@ -168,6 +168,38 @@ def board_rebuild(board: str) -> int:
                                   for player, key, at, *values in found))
     cache.board_changed(board)
     return count
+
+
+def index_ensure(board: str) -> None:
+    """Prepare the board's Redis index for its readers (a view calls this before reading): when
+    it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small board, or queue
+    the rebuild for a big one (``selectors.BIG_BOARD_ENTRIES``; its readers get a 503 until then).
+    Nothing when another process is rebuilding it, or Redis is away: readers then rank from
+    PostgreSQL where they may."""
+    ranks = index.board_index()
+    try:
+        if ranks.is_ready(board) or not ranks.claim_rebuild(board):
+            return
+        if selectors.is_big(board):
+            board_rebuild_queue(board)  # the task holds the claim from here
+            return
+        try:
+            board_rebuild(board)
+        finally:
+            ranks.release_rebuild(board)
+    except Exception:
+        log.warning("ranking index of %s not prepared", board, exc_info=True)
+
+
+def indexes_ensure(boards: list[str]) -> None:
+    """``index_ensure`` of each board whose index is not whole, after one round trip for all."""
+    try:
+        lost = [board for board, ready in zip(boards, index.board_index().are_ready(boards)) if not ready]
+    except Exception:
+        log.warning("ranking indexes of %d boards not checked", len(boards), exc_info=True)
+        return
+    for board in lost:
+        index_ensure(board)
 
 
 def board_rebuild_queue(board: str) -> None:

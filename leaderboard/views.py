@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import accounts, days, selectors
+from . import accounts, days, selectors, services
 from .authentication import CsrfWhenSessionCookie
 from .boards.order import daily_board, deal_board
 from .api_errors import too_large_message
@@ -126,6 +126,7 @@ class DailyView(APIView):
         when = _date(day) if day else today
         if when == today:
             days.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
+            services.index_ensure(daily_board(today))  # its size is read from the index
         return Response(DailyDealOut(selectors.daily_deal(when, request.user)).data)
 
 
@@ -205,8 +206,10 @@ class _BoardView(APIView):
                 raise Invalid(_("around takes only the value 'me'."), code="invalid_parameter")
             if not request.user.is_authenticated:
                 raise NotAuthenticated(_("Log in to see your own rank."))
+            services.index_ensure(board)
             return JSONBytesResponse(selectors.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
+        services.index_ensure(board)
         return JSONBytesResponse(selectors.board_page(board, page, size))
 
 
@@ -255,4 +258,5 @@ class PlayerView(APIView):
 
     @extend_schema(responses={200: ProfileOut, **ERRORS})
     def get(self, request, username: str):
+        services.indexes_ensure(selectors.history_boards(username))  # the history's ranks
         return Response(selectors.player_profile(username))

@@ -176,6 +176,13 @@ class BoardIndex:
     def is_ready(self, board: str) -> bool:
         return bool(self.client.exists(self._keys(board)[3]))
 
+    def are_ready(self, boards: list[str]) -> list[bool]:
+        """``is_ready`` of each board, in one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for board in boards:
+            pipe.exists(self._keys(board)[3])
+        return [bool(found) for found in pipe.execute()]
+
     def rebuild(self, board: str, entries) -> int:
         """Load ``(player_id, rank_key, submitted_at, submission_id, row)`` rows (row: bytes,
         or empty to leave it to readers), then mark ready."""

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def ranks(board: str) -> dict[int, int]:
-    """Each player's 0-based rank on ``board`` as the index serves it."""
+    """Each player's 0-based rank on ``board`` as a reader gets it: the index prepared first, as
+    a view does (``services.index_ensure``), then read."""
+    services.index_ensure(board)
     return {e.player_id: selectors._rank_of(board, e.player_id) for e in BoardEntry.objects.filter(board=board)}
 
 

@@ -121,10 +121,12 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
     key = board_key(today_deal)
 
     def snapshot():
+        services.index_ensure(key)  # as a view does before reading
         ranks = {e.player_id: selectors._rank_of(key, e.player_id) for e in BoardEntry.objects.filter(board=key)}
         return selectors._page(key, 0, 10), ranks
 
     from_redis = snapshot()
+    assert index.board_index().is_ready(key)  # the first snapshot was read from Redis
     monkeypatch.setattr(index, "board_index", unreachable_index)
     assert snapshot() == from_redis
     assert sorted(from_redis[1].values()) == list(range(6))
