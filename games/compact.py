@@ -77,8 +77,8 @@ _TIMES_HEADER = bytes([TIMES_VERSION])
 #: varint bytes -> action text.
 _TEXT_OF: dict[bytes, str] = {encoded: text for text, encoded in _ENCODED.items()}
 _HIGH_BYTES = bytes(range(0x80, 0x100))
-#: One varint: bytes with the high bit set, then one without (a truncated end does not match).
-_VARINT = re.compile(rb"[\x80-\xff]*[\x00-\x7f]")
+#: A varint of two bytes or more: bytes with the high bit set, then one without.
+_LONG_VARINT = re.compile(rb"[\x80-\xff]+[\x00-\x7f]")
 _TOO_LONG = re.compile(rb"[\x80-\xff]{%d}" % MAX_VARINT_BYTES)
 _NEEDLESS_ZERO = re.compile(rb"[\x80-\xff]\x00")
 
@@ -103,8 +103,14 @@ def decode_log(data) -> list[str]:
     if body.isascii():  # every code below 128, one byte each: the usual log
         return list(map(CODES.__getitem__, body))
     if not body[-1] & 0x80:  # else truncated: _varints says so
-        try:
-            return list(map(_TEXT_OF.__getitem__, _VARINT.findall(body)))
+        try:  # the one-byte stretches as above, between the few longer codes (runs, take-backs)
+            actions, position = [], 0
+            for found in _LONG_VARINT.finditer(body):
+                actions += map(CODES.__getitem__, body[position:found.start()])
+                actions.append(_TEXT_OF[found.group()])
+                position = found.end()
+            actions += map(CODES.__getitem__, body[position:])
+            return actions
         except KeyError:  # an unknown code, or a varint not as encode_log writes it: say which
             pass
     codes = _varints(body)
@@ -172,21 +178,31 @@ def _varints(body: bytes) -> list[int]:
     if body and body[-1] & 0x80:
         raise CompactError(f"truncated varint at byte {len(body.rstrip(_HIGH_BYTES)) + 1}: "
                            f"the data ends inside it")
-    for pattern, problem in ((_TOO_LONG, f"is longer than {MAX_VARINT_BYTES} bytes"),
-                             (_NEEDLESS_ZERO, "ends in a needless zero byte")):
-        found = pattern.search(body)
-        if found:
-            start = len(body[:found.start()].rstrip(_HIGH_BYTES))
-            raise CompactError(f"varint at byte {start + 1} {problem}")
-    values, value, shift = [], 0, 0
-    for byte in body:
-        if byte < 0x80:
-            values.append(value | byte << shift)
-            value = shift = 0
-        else:
+    too_long = _TOO_LONG.search(body)
+    if too_long:
+        raise CompactError(f"varint at byte {_start_of(body, too_long)} is longer than {MAX_VARINT_BYTES} bytes")
+    needless_zero = b"\x00" in body and _NEEDLESS_ZERO.search(body)  # scanned only when a zero is there
+    if needless_zero:
+        raise CompactError(f"varint at byte {_start_of(body, needless_zero)} ends in a needless zero byte")
+    values = []
+    append, rest = values.append, iter(body)
+    for byte in rest:
+        if byte < 0x80:  # one byte: most codes, and the gaps under 128 ms
+            append(byte)
+            continue
+        value, shift = byte & 0x7F, 7
+        for byte in rest:
             value |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
             shift += 7
+        append(value)
     return values
+
+
+def _start_of(body: bytes, found: re.Match) -> int:
+    """The byte (0 is the version byte) where the varint that ``found`` is in starts."""
+    return len(body[:found.start()].rstrip(_HIGH_BYTES)) + 1
 
 
 def _offset_of(body: bytes, index: int) -> int:
