@@ -334,6 +334,9 @@ MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
 # A daily submission is accepted until the day's close (midnight UTC) plus this grace; the
 # day's solution and every player's log of it are public from then on.
 DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
+# A numbered deal's Redis index with no write for this many days is dropped (beat); the next
+# reader rebuilds it from PostgreSQL (leaderboard/boards/idle.py).
+BOARD_IDLE_DAYS = env_int("BOARD_IDLE_DAYS", 7, min_value=1)
 # A player's first this many attempts at a day's deal are ranked; later ones are practice.
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
 # How far a submission's last action time may pass the server's duration (network, clock drift).

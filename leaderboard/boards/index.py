@@ -6,6 +6,8 @@ index runs on the project's one Redis connection (django-redis's, config/setting
 one pool, one set of timeouts. The Lua scripts are loaded once per Redis server, by their sha.
 """
 
+import time
+
 import redis
 from django_redis import get_redis_connection
 from redis.commands.core import Script
@@ -15,6 +17,8 @@ from .order import LAYOUT, member, submission_of
 #: The Redis keys of the index start with this: a new layout of ``order.rank_key`` takes a new
 #: prefix, so indexes of the old keys are ignored and each board is rebuilt from PostgreSQL.
 KEY_PREFIX = f"lb{LAYOUT}"
+#: One sorted set of every indexed board -> the unix time of its last write (``BoardIndex.idle``).
+TOUCHED = f"{KEY_PREFIX}:touched"
 
 # A rebuild's upsert, a thousand entries a round trip (KEYS: zset, players, rows; ARGV: player,
 # member, score, row, player, ...): a player's member is replaced only when the new one ranks
@@ -45,16 +49,18 @@ redis.call('EXPIRE', KEYS[3], ROWS_SECONDS)
 return done
 """
 
-# Sets a player's member on each board (KEYS: zset, players, rows, ready of each; ARGV: player,
-# then member, score and row per board), better or worse than before, or removes it (member
-# empty), and answers per board the lowest 0-based rank the change touched: the old member's
+# Sets a player's member on each board (KEYS: the touched set, then zset, players, rows, ready
+# of each; ARGV: player, unix time, then board, member, score and row per board), better or
+# worse than before, or removes it (member empty), records the board's last write in the
+# touched set (``BoardIndex.idle``), and answers per board the lowest 0-based rank the change touched: the old member's
 # rank before, the new one's after; -1 when the ranks did not change; -2 when the index is not
 # ready (ranks unknown). The row is stored even when the ranks did not change (a renamed player).
 _SET = """
-local player, answers = ARGV[1], {}
-for b = 1, #KEYS / 4 do
-  local zset, hash, rows, ready = KEYS[4 * b - 3], KEYS[4 * b - 2], KEYS[4 * b - 1], KEYS[4 * b]
-  local member, score, row = ARGV[3 * b - 1], tonumber(ARGV[3 * b]), ARGV[3 * b + 1]
+local player, now, answers = ARGV[1], ARGV[2], {}
+for b = 1, (#KEYS - 1) / 4 do
+  local zset, hash, rows, ready = KEYS[4 * b - 2], KEYS[4 * b - 1], KEYS[4 * b], KEYS[4 * b + 1]
+  local board, member, score, row = ARGV[4 * b - 1], ARGV[4 * b], tonumber(ARGV[4 * b + 1]), ARGV[4 * b + 2]
+  redis.call('ZADD', KEYS[1], now, board)
   local old = redis.call('HGET', hash, player)
   local lowest = -1
   if not (old and old == member and tonumber(redis.call('ZSCORE', zset, old)) == score) then
@@ -165,11 +171,11 @@ class BoardIndex:
         ``{board: (rank_key, member, row) or None to remove}``. Answers, per board, the lowest
         0-based rank the change touched (-1: nothing changed; None: unknown, the index is
         not ready)."""
-        keys, args = [], [player_id]
+        keys, args = [TOUCHED], [player_id, int(time.time())]
         for board, entry in entries.items():
             key, member_text, row = entry if entry is not None else (0, "", b"")
             keys += self._keys(board)
-            args += (member_text, key, row)
+            args += (board, member_text, key, row)
         ranks = _SET(keys=keys, args=args, client=self.client) if entries else []
         return {board: None if rank == -2 else rank for board, rank in zip(entries, ranks)}
 
@@ -201,6 +207,7 @@ class BoardIndex:
         if batch:
             _UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
         pipe.set(ready, 1)
+        pipe.zadd(TOUCHED, {board: int(time.time())})
         pipe.execute()
         return count
 
@@ -264,7 +271,25 @@ class BoardIndex:
     def drop(self, board: str) -> None:
         # UNLINK frees the members in the background: DEL of a million-entry board blocks
         # Redis for about 2 s, longer than any client's socket timeout.
-        self.client.unlink(*self._keys(board))
+        pipe = self.client.pipeline(transaction=False)
+        pipe.unlink(*self._keys(board))
+        pipe.zrem(TOUCHED, board)
+        pipe.execute()
+
+    def idle(self, before: float) -> list[str]:
+        """The boards with no write since the unix time ``before`` (a rebuild counts as one)."""
+        return [board.decode() for board in self.client.zrangebyscore(TOUCHED, "-inf", before)]
+
+    def evict(self, board: str) -> bool:
+        """Drop an idle board's index unless it is being rebuilt (its claim is held meanwhile, so
+        no rebuild marks a half-dropped index ready). Whether it was dropped."""
+        if not self.claim_rebuild(board):
+            return False
+        try:
+            self.drop(board)
+        finally:
+            self.release_rebuild(board)
+        return True
 
 
 def board_index() -> BoardIndex:
