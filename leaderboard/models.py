@@ -155,11 +155,14 @@ class BoardEntry(models.Model):
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="board_entries")
     rank_key = models.BigIntegerField()
     submitted_at = models.DateTimeField()
+    #: The 1-based final rank on a frozen board (``boards.freeze``); null while the board is open.
+    rank = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["board", "player"], name="one_entry_per_player")]
         indexes = [
             models.Index(fields=["board", "rank_key", "submitted_at", "submission"], name="board_order"),
+            models.Index(fields=["board", "rank"], name="frozen_rank", condition=Q(rank__isnull=False)),
         ]
 
 
@@ -190,3 +193,5 @@ class FlaggedSubmission(Submission):
 
 # Groups of players and their memberships live with the groups' code (leaderboard/groups/).
 from .groups.models import Group, Membership  # noqa: E402,F401
+# A closed day frozen in PostgreSQL lives with the boards' code (leaderboard/boards/).
+from .boards.models import FrozenBoard  # noqa: E402,F401
