@@ -3,7 +3,7 @@
 
 Seeds N verified results for one day by bulk load (INSERT ... SELECT in PostgreSQL into
 users, attempts, submissions and board entries; tokens for a sample of players), loads the
-Redis index with the project's own ``leaderboard.services.board_rebuild``, then drives gunicorn
+Redis index with the project's own ``leaderboard.boards.entries.board_rebuild``, then drives gunicorn
 on 127.0.0.1 with wrk:
 
 - top:    GET /api/leaderboards/daily/<day>/?page=1&page_size=100           (anonymous)
@@ -47,8 +47,7 @@ def seed(players: int, reuse: bool) -> dict:
     from django.db import connection
 
     import _seed
-    from leaderboard import services
-    from leaderboard.boards import index, order
+    from leaderboard.boards import entries, index, order
     from leaderboard.models import BoardEntry
 
     board = order.daily_board(DAY)
@@ -60,7 +59,7 @@ def seed(players: int, reuse: bool) -> dict:
             and get_user_model().objects.count() == players + ABSENT:
         if not (redis_index.is_ready(board) and redis_index.size(board) == players):
             t = time.perf_counter()
-            services.board_rebuild(board)
+            entries.board_rebuild(board)
             print(f"rebuilt the Redis index of {board} in {time.perf_counter() - t:.1f} s")
         print(f"reusing the seeded board {board} ({players:,} entries)")
         return {"seeded": "reused"}
@@ -81,7 +80,7 @@ def seed(players: int, reuse: bool) -> dict:
     timings["rank_keys_checked"] = _seed.check_rank_keys()
     timings["game"] = {"deal": game["deal"], "actions": len(game["actions"])}
     t = time.perf_counter()
-    count = services.board_rebuild(board)
+    count = entries.board_rebuild(board)
     timings["board_rebuild_s"] = time.perf_counter() - t
     timings["board_rebuild_entries"] = count
     with connection.cursor() as cursor:

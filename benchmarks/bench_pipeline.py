@@ -20,7 +20,7 @@ poller reads the board's Redis hash every 10 ms to see when each player becomes 
 
 Checked after: every submission verified exactly once (deliveries == 1), none flagged,
 rejected or a copy, BoardEntry count == players on each board a daily result ranks on
-(services.boards_of) and none on the other, Redis index size == BoardEntry count on both, the
+(entries.boards_of) and none on the other, Redis index size == BoardEntry count on both, the
 first ranks the same in Redis and PostgreSQL. Then the resident
 memory (VmRSS from /proc) of every Celery worker process.
 
@@ -131,12 +131,11 @@ def seed_day(count: int, results: dict, tokens: bool):
 
 
 def expected_boards(today, number) -> dict[str, bool]:
-    """Which of the day's board and its deal's board a daily result ranks on (services.boards_of)."""
-    from leaderboard import services
-    from leaderboard.boards import order
+    """Which of the day's board and its deal's board a daily result ranks on (entries.boards_of)."""
+    from leaderboard.boards import entries, order
     from leaderboard.models import Submission
 
-    on = services.boards_of(Submission(deal_number=number, daily_date=today))
+    on = entries.boards_of(Submission(deal_number=number, daily_date=today))
     return {board: board in on for board in (order.daily_board(today), order.deal_board(number))}
 
 

@@ -3,7 +3,7 @@ flag. Each change recomputes the player's entries and stats in the same transact
 
 from django.db import transaction
 
-from . import services
+from .boards import entries
 from .models import Submission
 from .submissions.intake import enqueue_verification
 
@@ -17,7 +17,7 @@ def submission_reverify(submission: Submission) -> None:
             status=Status.PENDING, claim=None, rank_key=None, won=None, error_index=None, error="",
         )
         submission.refresh_from_db()
-        services.boards_refresh(submission)
+        entries.boards_refresh(submission)
         transaction.on_commit(lambda: enqueue_verification(submission.pk))
 
 
@@ -26,7 +26,7 @@ def submission_set_hidden(submission: Submission, hidden: bool) -> None:
     with transaction.atomic():
         Submission.objects.filter(pk=submission.pk).update(hidden=hidden)
         submission.hidden = hidden
-        services.boards_refresh(submission)
+        entries.boards_refresh(submission)
 
 
 def submission_set_flagged(submission: Submission, flagged: bool) -> None:
@@ -34,4 +34,4 @@ def submission_set_flagged(submission: Submission, flagged: bool) -> None:
     with transaction.atomic():
         Submission.objects.filter(pk=submission.pk).update(flagged=flagged)
         submission.flagged = flagged
-        services.boards_refresh(submission)
+        entries.boards_refresh(submission)

@@ -1,12 +1,14 @@
-"""Celery tasks: they take ids only and call services."""
+"""Celery tasks: they take ids only and call services. Services never import this module:
+they send a task by its name (``intake.VERIFY_TASK``, ``entries.REBUILD_TASK``), under which
+the task is registered here."""
 
 from datetime import timedelta
 
 from celery import shared_task
 
-from . import days, services
+from . import days
+from .boards import entries, index
 from .submissions import intake, verification
-from .boards import index
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -32,14 +34,14 @@ def prepare_daily_deals() -> None:
 @shared_task(ignore_result=True)
 def reconcile_boards() -> list[str]:
     """Beat: rebuild a recent daily board's index that disagrees with PostgreSQL."""
-    return services.boards_reconcile()
+    return entries.boards_reconcile()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=entries.REBUILD_TASK, ignore_result=True)
 def rebuild_board(board: str) -> int:
     """A board's index, lost in Redis, reloaded from PostgreSQL (queued by the first reader that
     found it missing, who claimed the rebuild for this task)."""
     try:
-        return services.board_rebuild(board)
+        return entries.board_rebuild(board)
     finally:
         index.board_index().release_rebuild(board)

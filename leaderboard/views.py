@@ -16,8 +16,9 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import accounts, days, selectors, services
+from . import accounts, days
 from .authentication import CsrfWhenSessionCookie
+from .boards import entries, reads, stats
 from .boards.order import daily_board, deal_board
 from .api_errors import too_large_message
 from .errors import Invalid, NotFound, TooLarge
@@ -126,8 +127,8 @@ class DailyView(APIView):
         when = _date(day) if day else today
         if when == today:
             days.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
-            services.index_ensure(daily_board(today))  # its size is read from the index
-        return Response(DailyDealOut(selectors.daily_deal(when, request.user)).data)
+            entries.index_ensure(daily_board(today))  # its size is read from the index
+        return Response(DailyDealOut(days.daily_deal(when, request.user)).data)
 
 
 class DailyTodayView(DailyView):
@@ -206,11 +207,11 @@ class _BoardView(APIView):
                 raise Invalid(_("around takes only the value 'me'."), code="invalid_parameter")
             if not request.user.is_authenticated:
                 raise NotAuthenticated(_("Log in to see your own rank."))
-            services.index_ensure(board)
-            return JSONBytesResponse(selectors.board_around(board, request.user, radius=size // 2))
+            entries.index_ensure(board)
+            return JSONBytesResponse(reads.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
-        services.index_ensure(board)
-        return JSONBytesResponse(selectors.board_page(board, page, size))
+        entries.index_ensure(board)
+        return JSONBytesResponse(reads.board_page(board, page, size))
 
 
 class DailyBoardView(_BoardView):
@@ -250,7 +251,7 @@ class PlayersBoardView(APIView):
     def get(self, request):
         size = _int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
         page = _int_param(request, "page", 1, 1, 1_000_000)
-        return Response(selectors.players_board(page, size))
+        return Response(stats.players_board(page, size))
 
 
 class PlayerView(APIView):
@@ -258,5 +259,5 @@ class PlayerView(APIView):
 
     @extend_schema(responses={200: ProfileOut, **ERRORS})
     def get(self, request, username: str):
-        services.indexes_ensure(selectors.history_boards(username))  # the history's ranks
-        return Response(selectors.player_profile(username))
+        entries.indexes_ensure(stats.history_boards(username))  # the history's ranks
+        return Response(stats.player_profile(username))

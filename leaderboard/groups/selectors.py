@@ -12,7 +12,8 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import gettext
 
-from .. import board_rows, sql
+from .. import sql
+from ..boards import rows as board_rows
 from ..boards.order import daily_board
 from ..errors import NotFound
 from ..models import BoardEntry

@@ -14,8 +14,8 @@ from psycopg.types.json import Jsonb
 import games
 from games import compact
 
-from .. import services, sql, tempo
-from ..boards import order
+from .. import sql, tempo
+from ..boards import entries, order
 from ..models import Attempt, Submission
 from .intake import enqueue_verification
 
@@ -53,7 +53,7 @@ def submission_verify(submission_id: int) -> Submission | None:
         for name, value in fields.items():
             setattr(submission, name, value)
         if submission.status == Status.VERIFIED:
-            services.boards_refresh(submission, verified_now=True)
+            entries.boards_refresh_verified(submission)
     return submission
 
 

@@ -14,8 +14,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import days, moderation, services
-from leaderboard.boards import index, order
+from leaderboard import days, moderation
+from leaderboard.boards import entries, index, order
 from leaderboard.models import BoardEntry, DailyDeal, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
     _fresh_redis, _tempo_rules_off, client_for, make_player, play, verify_queued, won_game, won_games,
@@ -61,8 +61,8 @@ def test_a_daily_result_ranks_on_its_days_board_and_a_numbered_game_on_its_deals
     todays_code = play(make_player("carol"), format_code(number, "D"), actions[:-1])  # the same as "daily"
     assert board("/api/leaderboards/daily/") == [("alice", daily["id"]), ("carol", todays_code["id"])]
     assert board(deal_board(number)) == [("bob", numbered["id"])]
-    assert services.boards_of(Submission.objects.get(pk=daily["id"])) == [order.daily_board(today_deal.date)]
-    assert services.boards_of(Submission.objects.get(pk=numbered["id"])) == [order.deal_board(number)]
+    assert entries.boards_of(Submission.objects.get(pk=daily["id"])) == [order.daily_board(today_deal.date)]
+    assert entries.boards_of(Submission.objects.get(pk=numbered["id"])) == [order.deal_board(number)]
 
 
 def test_a_d_code_of_another_day_ranks_on_the_deals_board(make_player, play, today_deal, won_games):
@@ -108,7 +108,7 @@ def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_i
         submission = Submission.objects.get(pk=result["id"])
         BoardEntry.objects.create(board=deal, player=submission.player, submission=submission,
                                   rank_key=submission.rank_key, submitted_at=submission.submitted_at)
-    services.board_rebuild(deal)
+    entries.board_rebuild(deal)
     leaked = [("alice", alices_daily["id"]), ("carol", carols["id"]), ("bob", bobs_daily["id"])]
     assert board(deal_board(number)) == leaked  # the old state, its top page now cached
     daily_before = board("/api/leaderboards/daily/")

@@ -1,4 +1,4 @@
-"""Redis lost the leaderboard data: beat's reconcile (services.boards_reconcile) rebuilds the
+"""Redis lost the leaderboard data: beat's reconcile (entries.boards_reconcile) rebuilds the
 recent daily boards from PostgreSQL, and they rank exactly as PostgreSQL does.
 
 (tests/service/test_boards.py covers the lazy rebuild when a reader finds a board gone.)
@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 
 from games import format_code, parse_code
-from leaderboard import days, selectors, services, tasks
-from leaderboard.boards import index, order
+from leaderboard import days, tasks
+from leaderboard.boards import entries, index, order, reads
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
 from leaderboard.submissions import intake, verification
 from service.conftest import not_a_copy, times_within, unreachable_index
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.django_db
 
 def ranks(board: str) -> dict[int, int]:
     """Each player's 0-based rank on ``board`` as a reader gets it: the index prepared first, as
-    a view does (``services.index_ensure``), then read."""
-    services.index_ensure(board)
-    return {e.player_id: selectors._rank_of(board, e.player_id) for e in BoardEntry.objects.filter(board=board)}
+    a view does (``entries.index_ensure``), then read."""
+    entries.index_ensure(board)
+    return {e.player_id: reads.rank_of(board, e.player_id) for e in BoardEntry.objects.filter(board=board)}
 
 
 def ranks_in_postgresql(board: str, monkeypatch) -> dict[int, int]:
@@ -71,9 +71,9 @@ def test_a_flushed_index_is_rebuilt_by_reconcile_with_the_same_ranks(two_days, c
     for board in two_days:
         assert redis_index.is_ready(board) and redis_index.size(board) == 8
         assert ranks(board) == expected[board]
-        page = json.loads(selectors.board_page(board, 1, 8))
+        page = json.loads(reads.board_page(board, 1, 8))
         assert [row["rank"] for row in page["results"]] == list(range(1, 9))
-    assert services.boards_reconcile() == []  # nothing left to do
+    assert entries.boards_reconcile() == []  # nothing left to do
 
 
 def test_a_partly_lost_index_still_marked_ready_is_repaired_by_reconcile(two_days, clean_redis, monkeypatch):
@@ -87,5 +87,5 @@ def test_a_partly_lost_index_still_marked_ready_is_repaired_by_reconcile(two_day
     assert redis_index.is_ready(board) and redis_index.size(board) == 7
     assert ranks(board)[top] is None  # the board as served has lost its leader
 
-    assert services.boards_reconcile() == [board]
+    assert entries.boards_reconcile() == [board]
     assert redis_index.size(board) == 8 and ranks(board) == expected

@@ -1,4 +1,4 @@
-"""Board rows kept in the Redis index (leaderboard/board_rows.py): a page below the cached top
+"""Board rows kept in the Redis index (leaderboard/boards/rows.py): a page below the cached top
 pages, and a player's own rank, are answered from Redis alone, and the rows there stay true to
 the record: filled from it when missing, rewritten when a player is renamed, gone with the
 entry, and expiring on a board nobody writes to. A big board's lost index is rebuilt by a task,
@@ -7,8 +7,8 @@ and meanwhile its readers are asked to come back rather than ranked by a count i
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import cache, moderation, selectors, services, tasks
-from leaderboard.boards import index
+from leaderboard import cache, moderation, tasks
+from leaderboard.boards import entries, index, reads
 from worker import queued_tasks
 
 from .conftest import board_key, daily_code
@@ -59,7 +59,7 @@ def test_every_entry_has_its_row_and_no_other(board_of_five, today_deal, clean_r
     assert set(clean_redis.hkeys(rows_key(today_deal))) == members and len(members) == 5
     submission = board_of_five[2].submissions.get()
     moderation.submission_set_hidden(submission, True)
-    services.boards_mirror([board], submission.player_id)  # as the commit would
+    entries.boards_mirror([board], submission.player_id)  # as the commit would
     assert clean_redis.hlen(rows_key(today_deal)) == redis_index.size(board) == 4
     assert 0 < clean_redis.ttl(rows_key(today_deal)) <= index.ROWS_SECONDS
 
@@ -84,15 +84,15 @@ def test_a_read_rebuilds_nothing_the_view_prepares_the_index_first(board_of_five
     before = APIClient().get(DEEP).content
     board = board_key(today_deal)
     clean_redis.flushdb()
-    assert selectors.board_page(board, 2, 2) == before  # ranked from PostgreSQL, the index left alone
+    assert reads.board_page(board, 2, 2) == before  # ranked from PostgreSQL, the index left alone
     assert clean_redis.keys(f"{index.KEY_PREFIX}:*") == []
-    assert APIClient().get(DEEP).content == before  # the view: services.index_ensure, then the read
+    assert APIClient().get(DEEP).content == before  # the view: entries.index_ensure, then the read
     assert index.board_index().is_ready(board)
 
 
 def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_of_five, today_deal, clean_redis,
                                                                            client_for, monkeypatch):
-    monkeypatch.setattr(selectors, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
+    monkeypatch.setattr(reads, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
     before = APIClient().get(DEEP).content
     board = board_key(today_deal)
     clean_redis.flushdb()

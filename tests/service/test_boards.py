@@ -4,8 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import days, moderation, selectors, services
-from leaderboard.boards import index, order
+from leaderboard import days, moderation
+from leaderboard.boards import entries, index, order, reads
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 from leaderboard.submissions import verification
 
@@ -121,9 +121,9 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
     key = board_key(today_deal)
 
     def snapshot():
-        services.index_ensure(key)  # as a view does before reading
-        ranks = {e.player_id: selectors._rank_of(key, e.player_id) for e in BoardEntry.objects.filter(board=key)}
-        return selectors._page(key, 0, 10), ranks
+        entries.index_ensure(key)  # as a view does before reading
+        ranks = {e.player_id: reads.rank_of(key, e.player_id) for e in BoardEntry.objects.filter(board=key)}
+        return reads._page(key, 0, 10), ranks
 
     from_redis = snapshot()
     assert index.board_index().is_ready(key)  # the first snapshot was read from Redis
@@ -137,10 +137,10 @@ def test_hiding_a_result_takes_it_off_and_showing_puts_it_back(make_player, play
     submission = Submission.objects.get()
     moderation.submission_set_hidden(submission, True)
     # transaction.on_commit does not fire inside the test's transaction: mirror as a commit would
-    services.boards_mirror([board_key(today_deal)], submission.player_id)
+    entries.boards_mirror([board_key(today_deal)], submission.player_id)
     assert board("/api/leaderboards/daily/")["count"] == 0
     moderation.submission_set_hidden(submission, False)
-    services.boards_mirror([board_key(today_deal)], submission.player_id)
+    entries.boards_mirror([board_key(today_deal)], submission.player_id)
     assert names(board("/api/leaderboards/daily/")) == ["alice"]
 
 

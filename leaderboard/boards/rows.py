@@ -1,17 +1,17 @@
 """A board row as the API shows it, rendered once as JSON and kept beside the ranks in the Redis
-index (``ranking``), so that a page is one Redis call and no PostgreSQL read.
+index (``index``), so that a page is one Redis call and no PostgreSQL read.
 
 A row is stored without its rank, which changes whenever a result lands above it: as the JSON
 object's text after the opening brace (``"player":"alice",...}``); a page writes
 ``{"rank":N,`` before each. Everything else in a row is fixed once the submission is verified,
-except the player's name (a rename rewrites their rows, ``services.player_rows_refresh``).
+except the player's name (a rename rewrites their rows, ``entries.player_rows_refresh``).
 """
 
 from django.contrib.auth import get_user_model
 
-from . import sql
-from .models import Submission
-from .rendering import json_bytes
+from .. import sql
+from ..models import Submission
+from ..rendering import json_bytes
 
 User = get_user_model()
 

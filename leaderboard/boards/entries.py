@@ -1,27 +1,33 @@
-"""Writes: every change to the record goes through these functions (views, tasks and
-the admin share them)."""
+"""Board entries, the writes: each player's best standing result on each board, kept in
+PostgreSQL (``BoardEntry``, the record) and mirrored into the Redis index (``index``) after
+commit; the index rebuilt from the record when Redis lost it, and checked against it by beat.
+
+The rebuild of a big board is queued by the task's name (``REBUILD_TASK``), not by importing
+``leaderboard.tasks``: tasks import the services, never the other way round.
+"""
 
 import logging
 from datetime import timedelta
 
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import board_rows, cache, days, selectors, sql
-from .boards import index, order
-from .models import BoardEntry, PlayerStats, Submission
+from .. import cache, days, sql
+from ..models import BoardEntry, Submission
+from . import index, order, reads, rows, stats
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 Status = Submission.Status
 
+#: The Celery task that rebuilds a board's index (leaderboard.tasks.rebuild_board is registered
+#: under this name).
+REBUILD_TASK = "leaderboard.tasks.rebuild_board"
 
 # The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ENTRIES = Submission._meta.db_table, BoardEntry._meta.db_table
-_STATS, _USERS = PlayerStats._meta.db_table, User._meta.db_table
+_USERS = get_user_model()._meta.db_table
 
-
-# -- boards -------------------------------------------------------------------------------
 
 def boards_of(submission: Submission) -> list[str]:
     """A daily result ranks on its day's board only: on its deal's board it would tell anyone
@@ -32,25 +38,39 @@ def boards_of(submission: Submission) -> list[str]:
     return [order.deal_board(submission.deal_number)]
 
 
-def boards_refresh(submission: Submission, *, verified_now: bool = False) -> None:
-    """Recompute the player's best entry on each board the submission belongs to, and their
-    stats (inside the caller's transaction), then mirror the changes into the Redis index after
-    commit. ``verified_now``: the submission's result has just been stored and nothing else of
-    the player's changed, so each entry can only improve (one conditional upsert) and a game that was not won leaves the stats as they were."""
-    player_id = submission.player_id
-    # One refresh per player at a time: concurrent verifications must not race on entries.
-    sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
+def boards_refresh(submission: Submission) -> None:
+    """After any change to a result (staff hid, flagged or re-verifies it): recompute the
+    player's best entry on each board the submission belongs to, and their stats for a daily
+    result, inside the caller's transaction; the index follows after commit."""
+    _lock_player(submission.player_id)
     boards = boards_of(submission)
-    if verified_now:
-        boards = _entries_improve(submission.pk, boards)
-    else:
-        for board in boards:
-            _entry_recompute(board, submission)
-    stats = bool(submission.daily_date) and (not verified_now or (submission.won and submission.on_boards))
-    if stats:
-        stats_refresh(player_id)
-    if boards or stats:
-        transaction.on_commit(lambda: boards_mirror(boards, player_id, players=stats))
+    for board in boards:
+        _entry_recompute(board, submission)
+    _refreshed(submission.player_id, boards, players=bool(submission.daily_date))
+
+
+def boards_refresh_verified(submission: Submission) -> None:
+    """After a result was verified, nothing else of the player's changed: each entry can only
+    improve (one conditional upsert, ``_entries_improve``), and only a daily win that is on the
+    boards changes the stats."""
+    _lock_player(submission.player_id)
+    boards = _entries_improve(submission.pk, boards_of(submission))
+    players = bool(submission.daily_date) and submission.won and submission.on_boards
+    _refreshed(submission.player_id, boards, players=players)
+
+
+def _lock_player(player_id: int) -> None:
+    """One refresh per player at a time: concurrent verifications must not race on entries."""
+    sql.run(f'SELECT 1 FROM "{_USERS}" WHERE "id" = %s FOR UPDATE', [player_id])
+
+
+def _refreshed(player_id: int, boards: list[str], *, players: bool) -> None:
+    """The stats recomputed when ``players``; the changed ``boards`` (and the players' board)
+    mirrored into the index after commit."""
+    if players:
+        stats.stats_refresh(player_id)
+    if boards or players:
+        transaction.on_commit(lambda: boards_mirror(boards, player_id, players=players))
 
 
 def _entry_recompute(board: str, submission: Submission) -> None:
@@ -74,9 +94,9 @@ def _entry_recompute(board: str, submission: Submission) -> None:
 
 
 def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
-    """A newly verified submission: on each board, make it the player's entry
-    when it is on the boards (not hidden, flagged, practice or a copy) and ranks better than their entry (or they have none), in one
-    statement. The boards whose entry changed."""
+    """A newly verified submission: on each board, make it the player's entry when it is on the
+    boards (not hidden, flagged, practice or a copy) and ranks better than their entry (or they
+    have none), in one statement. The boards whose entry changed."""
     return [board for board, in sql.run(
         f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
         f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
@@ -100,10 +120,10 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     ranks = index.board_index()
     if boards:
         try:
-            entries = dict.fromkeys(boards)
+            wanted = dict.fromkeys(boards)
             for board, key, submitted_at, submission_id, row in _entries_of(player_id, boards):
-                entries[board] = (key, order.member(submitted_at, submission_id), row)
-            changed = ranks.set_entries(player_id, entries)
+                wanted[board] = (key, order.member(submitted_at, submission_id), row)
+            changed = ranks.set_entries(player_id, wanted)
         except Exception:  # PostgreSQL or Redis away after the commit
             log.warning("ranking index not updated for %s; dropping it", boards, exc_info=True)
             changed = dict.fromkeys(boards)
@@ -127,44 +147,22 @@ def player_rows_refresh(player_id: int) -> None:
 
 def _entries_of(player_id: int, boards: list[str]):
     """``(board, rank_key, submitted_at, submission_id, row)`` of the player's entries on
-    ``boards``, the row as ``board_rows`` renders it."""
-    found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {board_rows.SQL_COLUMNS} '
-                    f'FROM "{_ENTRIES}" e INNER JOIN {board_rows.SQL_JOIN} ON s."id" = e."submission_id" '
+    ``boards``, the row as ``rows`` renders it."""
+    found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {rows.SQL_COLUMNS} '
+                    f'FROM "{_ENTRIES}" e INNER JOIN {rows.SQL_JOIN} ON s."id" = e."submission_id" '
                     f'WHERE e."player_id" = %s AND e."board" = ANY(%s)', [player_id, boards])
-    return [(board, key, at, values[0], board_rows.render(values)) for board, key, at, *values in found]
+    return [(board, key, at, values[0], rows.render(values)) for board, key, at, *values in found]
 
 
-def stats_refresh(player_id: int) -> PlayerStats:
-    """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
-    marks the players' board changed after commit)."""
-    won_days = [day for day, in sql.run(
-        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
-        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND NOT "practice" AND "copy_of_id" IS NULL '
-        f'AND "daily_date" IS NOT NULL ORDER BY 1',
-        [player_id, Status.VERIFIED])]
-    best = run = 0
-    previous = None
-    for day in won_days:
-        run = run + 1 if previous and day - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    stats = PlayerStats(player_id=player_id, daily_wins=len(won_days), best_streak=best,
-                        last_streak=run if won_days else 0, last_win_date=previous)
-    sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
-            f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
-            f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
-            f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
-            [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
-    return stats
-
+# -- the index rebuilt from the record ---------------------------------------------------------
 
 def board_rebuild(board: str) -> int:
     """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
     ranks = index.board_index()
     ranks.drop(board)
     found = (BoardEntry.objects.filter(board=board)
-             .values_list("player_id", "rank_key", "submitted_at", *board_rows.ENTRY_FIELDS).iterator(chunk_size=5000))
-    count = ranks.rebuild(board, ((player, key, at, values[0], board_rows.render(values))
+             .values_list("player_id", "rank_key", "submitted_at", *rows.ENTRY_FIELDS).iterator(chunk_size=5000))
+    count = ranks.rebuild(board, ((player, key, at, values[0], rows.render(values))
                                   for player, key, at, *values in found))
     cache.board_changed(board)
     return count
@@ -173,14 +171,14 @@ def board_rebuild(board: str) -> int:
 def index_ensure(board: str) -> None:
     """Prepare the board's Redis index for its readers (a view calls this before reading): when
     it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small board, or queue
-    the rebuild for a big one (``selectors.BIG_BOARD_ENTRIES``; its readers get a 503 until then).
+    the rebuild for a big one (``reads.BIG_BOARD_ENTRIES``; its readers get a 503 until then).
     Nothing when another process is rebuilding it, or Redis is away: readers then rank from
     PostgreSQL where they may."""
     ranks = index.board_index()
     try:
         if ranks.is_ready(board) or not ranks.claim_rebuild(board):
             return
-        if selectors.is_big(board):
+        if reads.is_big(board):
             board_rebuild_queue(board)  # the task holds the claim from here
             return
         try:
@@ -203,13 +201,11 @@ def indexes_ensure(boards: list[str]) -> None:
 
 
 def board_rebuild_queue(board: str) -> None:
-    """Queue ``board_rebuild`` for a board whose index a reader claimed (``claim_rebuild``);
-    the task releases the claim. If the broker is away, the claim is released at once so the
-    next reader tries again."""
-    from .tasks import rebuild_board
-
+    """Queue ``board_rebuild`` for a board whose index ``index_ensure`` claimed
+    (``claim_rebuild``); the task releases the claim. If the broker is away, the claim is
+    released at once so the next reader tries again."""
     try:
-        rebuild_board.apply_async((board,), retry=False)
+        current_app.send_task(REBUILD_TASK, (board,), ignore_result=True, retry=False)
     except Exception:
         log.warning("could not queue the rebuild of %s", board, exc_info=True)
         index.board_index().release_rebuild(board)
