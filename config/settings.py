@@ -341,7 +341,8 @@ BOARD_IDLE_DAYS = env_int("BOARD_IDLE_DAYS", 7, min_value=1)
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
 # How far a submission's last action time may pass the server's duration (network, clock drift).
 TIMES_SLACK_MS = env_int("TIMES_SLACK_MS", 2000, min_value=0)
-# The tempo rules' thresholds (leaderboard.tempo.TempoRules, services.tempo_rules; docs/fair-play.md).
+# The tempo rules' thresholds (leaderboard.tempo.TempoRules,
+# submissions.verification.tempo_rules; docs/fair-play.md).
 TEMPO_MIN_ACTIONS = env_int("TEMPO_MIN_ACTIONS", 50, min_value=1)
 TEMPO_MIN_MEDIAN_MS = env_float("TEMPO_MIN_MEDIAN_MS", 150, min_value=0)
 TEMPO_MAX_FAST_SHARE = env_float("TEMPO_MAX_FAST_SHARE", 0.25, min_value=0)

@@ -1,6 +1,6 @@
 """The record of play: daily deals, attempts, submissions and the boards' best results.
 
-PostgreSQL is the record. The Redis ranking index (leaderboard.ranking) is derived from
+PostgreSQL is the record. The Redis ranking index (leaderboard.boards.index) is derived from
 ``BoardEntry`` and can always be rebuilt from it.
 """
 
@@ -116,7 +116,7 @@ class Submission(models.Model):
     practice = models.BooleanField(default=False, db_default=False)
     #: The earlier submission of another player on the same deal with the identical log.
     copy_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies")
-    #: sha256 of the log's canonical JSON (services.log_hash): finds copies by index.
+    #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
 
     class Meta:
@@ -124,7 +124,8 @@ class Submission(models.Model):
             models.Index(fields=["status", "submitted_at"], name="submission_status_age"),
             models.Index(fields=["player", "deal_number"], name="submission_player_deal"),
             models.Index(fields=["player", "daily_date"], name="submission_player_daily"),
-            # The copy check's probe: equal logs on a deal, in submission order (services._claim).
+            # The copy check's probe: equal logs on a deal, in submission order
+            # (submissions.verification._claim).
             models.Index(fields=["deal_number", "log_hash", "submitted_at", "id"], name="submission_deal_log"),
         ]
         constraints = [

@@ -62,7 +62,7 @@ def forwards(apps, schema_editor):
 
 
 def log_hash(actions) -> str:
-    """leaderboard.services.log_hash as it is at this migration."""
+    """leaderboard.submissions.intake.log_hash as it is at this migration."""
     return hashlib.sha256(json.dumps(actions, separators=(",", ":")).encode()).hexdigest()
 
 

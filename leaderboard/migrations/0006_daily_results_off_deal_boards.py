@@ -1,8 +1,9 @@
-"""A daily result ranks on its day's board only (leaderboard.services.boards_of): on its deal's
-board it told anyone polling every numbered board which deal was today's before the day was
-final. Entries on deal boards that point to daily results go; the player's best numbered-deal
-result on that deal, if any, takes the entry. The Redis index of each board touched is dropped
-(and its cached pages staled), so the next read rebuilds it from these entries."""
+"""A daily result ranks on its day's board only (leaderboard.boards.entries.boards_of): on its
+deal's board it told anyone polling every numbered board which deal was today's before the day
+was final. Entries on deal boards that point to daily results go; the player's best
+numbered-deal result on that deal, if any, takes the entry. The Redis index of each board
+touched is dropped (and its cached pages staled), so the next read rebuilds it from these
+entries."""
 
 from django.db import migrations, transaction
 
@@ -16,7 +17,8 @@ DELETE_SQL = """
 DELETE FROM leaderboard_boardentry e USING affected a
 WHERE e.board = a.board AND e.player_id = a.player_id"""
 
-# The player's best standing numbered-deal result on the deal, as services._entry_recompute picks it.
+# The player's best standing numbered-deal result on the deal, as
+# boards.entries._entry_recompute picks it.
 REPLACE_SQL = """
 INSERT INTO leaderboard_boardentry (board, player_id, submission_id, rank_key, submitted_at)
 SELECT DISTINCT ON (a.board, a.player_id) a.board, a.player_id, s.id, s.rank_key, s.submitted_at
