@@ -317,6 +317,8 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stale-submissions": {"task": "leaderboard.tasks.requeue_stale_submissions", "schedule": 15.0},
     "prepare-daily-deals": {"task": "leaderboard.tasks.prepare_daily_deals", "schedule": 3600.0},
     "reconcile-boards": {"task": "leaderboard.tasks.reconcile_boards", "schedule": 60.0},
+    "freeze-days": {"task": "leaderboard.tasks.freeze_days", "schedule": 600.0},
+    "evict-idle-boards": {"task": "leaderboard.tasks.evict_idle_boards", "schedule": 3600.0},
 }
 
 # --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 
 from . import days
-from .boards import entries, index
+from .boards import entries, freeze, idle, index
 from .submissions import intake, verification
 
 
@@ -45,3 +45,15 @@ def rebuild_board(board: str) -> int:
         return entries.board_rebuild(board)
     finally:
         index.board_index().release_rebuild(board)
+
+
+@shared_task(ignore_result=True)
+def freeze_days() -> list[str]:
+    """Beat: freeze every final day's board not frozen yet into PostgreSQL (``freeze``)."""
+    return freeze.days_freeze()
+
+
+@shared_task(ignore_result=True)
+def evict_idle_boards() -> list[str]:
+    """Beat: drop the Redis index of numbered deals' boards idle for BOARD_IDLE_DAYS (``idle``)."""
+    return idle.idle_boards_evict()

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from .. import cache, days, sql
 from ..models import BoardEntry, Submission
-from . import index, order, reads, rows, stats
+from . import freeze, index, order, reads, rows, stats
 
 log = logging.getLogger(__name__)
 Status = Submission.Status
@@ -44,8 +44,10 @@ def boards_refresh(submission: Submission) -> None:
     result, inside the caller's transaction; the index follows after commit."""
     _lock_player(submission.player_id)
     boards = boards_of(submission)
+    frozen = freeze.boards_lock(boards)  # a closed day frozen already is re-ranked
     for board in boards:
         _entry_recompute(board, submission)
+    freeze.boards_rerank(frozen)
     _refreshed(submission.player_id, boards, players=bool(submission.daily_date))
 
 
@@ -54,7 +56,9 @@ def boards_refresh_verified(submission: Submission) -> None:
     improve (one conditional upsert, ``_entries_improve``), and only a daily win that is on the
     boards changes the stats."""
     _lock_player(submission.player_id)
+    frozen = freeze.boards_lock(boards_of(submission))  # a late verification on a frozen day
     boards = _entries_improve(submission.pk, boards_of(submission))
+    freeze.boards_rerank([board for board in frozen if board in boards])
     players = bool(submission.daily_date) and submission.won and submission.on_boards
     _refreshed(submission.player_id, boards, players=players)
 
@@ -115,19 +119,22 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     callbacks running out of order still leave the latest record), then mark the boards
     changed (and the players' board when ``players``). When the index update fails, those
     boards' indexes are dropped: the next read rebuilds them from PostgreSQL instead of
-    serving a stale rank."""
+    serving a stale rank. A frozen board has no index: only its pages are staled."""
     changed: dict[str, int | None] = dict.fromkeys(boards)
     ranks = index.board_index()
+    indexed = boards
     if boards:
         try:
-            wanted = dict.fromkeys(boards)
-            for board, key, submitted_at, submission_id, row in _entries_of(player_id, boards):
+            frozen = freeze.frozen_boards(boards)
+            indexed = [board for board in boards if board not in frozen]
+            wanted = dict.fromkeys(indexed)
+            for board, key, submitted_at, submission_id, row in _entries_of(player_id, indexed):
                 wanted[board] = (key, order.member(submitted_at, submission_id), row)
-            changed = ranks.set_entries(player_id, wanted)
+            changed.update(ranks.set_entries(player_id, wanted))
         except Exception:  # PostgreSQL or Redis away after the commit
             log.warning("ranking index not updated for %s; dropping it", boards, exc_info=True)
             changed = dict.fromkeys(boards)
-            for board in boards:
+            for board in indexed:
                 try:
                     ranks.drop(board)
                 except Exception:  # Redis away: reconcile_boards rebuilds the index from PostgreSQL
@@ -176,6 +183,8 @@ def index_ensure(board: str) -> None:
     PostgreSQL where they may."""
     ranks = index.board_index()
     try:
+        if freeze.is_frozen(board):  # read from PostgreSQL: no index
+            return
         if ranks.is_ready(board) or not ranks.claim_rebuild(board):
             return
         if reads.is_big(board):
@@ -192,6 +201,8 @@ def index_ensure(board: str) -> None:
 def indexes_ensure(boards: list[str]) -> None:
     """``index_ensure`` of each board whose index is not whole, after one round trip for all."""
     try:
+        frozen = freeze.frozen_boards(boards)
+        boards = [board for board in boards if board not in frozen]
         lost = [board for board, ready in zip(boards, index.board_index().are_ready(boards)) if not ready]
     except Exception:
         log.warning("ranking indexes of %d boards not checked", len(boards), exc_info=True)
@@ -213,12 +224,14 @@ def board_rebuild_queue(board: str) -> None:
 
 def boards_reconcile(recent=None) -> list[str]:
     """Rebuild the index of recent daily boards (``recent`` days; today's and yesterday's by
-    default) whose size differs from the record."""
+    default) whose size differs from the record; a frozen day has no index."""
     ranks = index.board_index()
     today = days.today()
     rebuilt = []
     for day in recent or (today, today - timedelta(days=1)):
         board = order.daily_board(day)
+        if freeze.is_frozen(board):
+            continue
         if ranks.size(board) != BoardEntry.objects.filter(board=board).count():
             board_rebuild(board)
             rebuilt.append(board)

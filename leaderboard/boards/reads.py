@@ -1,7 +1,9 @@
 """Board reads: a page, a player's own rank and the rows around it, the board's size. Ranks
 and rows come from the Redis index (rows it lacks from PostgreSQL, stored back for the next
 reader); while the index is not whole, from PostgreSQL for a small board, and a 503 for a big
-one. A read never rebuilds an index: the view prepares it first (``entries.index_ensure``)."""
+one. A read never rebuilds an index: the view prepares it first (``entries.index_ensure``).
+A closed day's frozen board has no index: its ranks and rows are read from PostgreSQL by rank
+(``freeze``)."""
 
 import logging
 
@@ -11,7 +13,7 @@ from django.utils.translation import gettext
 from .. import cache
 from ..errors import Unavailable
 from ..models import BoardEntry
-from . import index, order, rows
+from . import freeze, index, order, rows
 
 log = logging.getLogger(__name__)
 #: PostgreSQL's order of a board, the index's order (``order``).
@@ -92,6 +94,9 @@ def _record_rank(board: str, player_id: int) -> int | None:
 def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]:
     """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based; None for a row removed
     while read) and the board's size."""
+    frozen = freeze.frozen_size(board)
+    if frozen is not None:
+        return freeze.frozen_rows(board, offset, limit), frozen
     found = _from_index(board, lambda ranks: ranks.page_rows(board, offset, limit))
     if found is not _NO_INDEX:
         total, entries = found
@@ -108,6 +113,8 @@ def board_size(board: str) -> int:
 
 def rank_of(board: str, player_id: int) -> int | None:
     """The player's 0-based rank on the board, None when they are not on it."""
+    if freeze.frozen_size(board) is not None:
+        return freeze.frozen_rank(board, player_id)
     rank = _from_index(board, lambda ranks: ranks.rank_of(board, player_id))
     if rank is _NO_INDEX:
         _from_record(board)
@@ -134,8 +141,11 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
 
 def board_around(board: str, player, radius: int) -> bytes:
     """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
-    found = _from_index(board, lambda ranks: ranks.around(board, player.pk, radius))
-    if found is not _NO_INDEX:
+    frozen = freeze.frozen_size(board)
+    found = _NO_INDEX if frozen is not None else _from_index(board, lambda ranks: ranks.around(board, player.pk, radius))
+    if frozen is not None:
+        (rank, offset, shown), total = freeze.frozen_around(board, player.pk, radius), frozen
+    elif found is not _NO_INDEX:
         rank, offset, entries, total = found
         shown = _filled(board, entries)
     else:
