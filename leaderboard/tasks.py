@@ -47,7 +47,9 @@ def rebuild_board(board: str) -> int:
         index.board_index().release_rebuild(board)
 
 
-@shared_task(ignore_result=True)
+# A million-entry day's freeze rewrites a million entries: minutes, not the default 60 s limit
+# (a day killed at the limit would roll back and start over at every run).
+@shared_task(ignore_result=True, soft_time_limit=1800, time_limit=1900)
 def freeze_days() -> list[str]:
     """Beat: freeze every final day's board not frozen yet into PostgreSQL (``freeze``)."""
     return freeze.days_freeze()

@@ -5,8 +5,8 @@ recorded as frozen (``FrozenBoard``) and its Redis index is dropped. Its pages a
 own rank are read from PostgreSQL from then on, through the partial index on (board, rank): a
 page is a range of ranks, not an OFFSET, so it costs the same on page 1 and page 40,000.
 
-The freeze runs once per board: under a transaction-scoped advisory lock on the board, the
-second of two concurrent runs finds the board frozen and does nothing. A change to a frozen
+The freeze runs once per board: under a transaction-scoped advisory lock on the board, a second
+run finds the lock taken or the board frozen, and does nothing. A change to a frozen
 board's entries (staff hide, flag or show a result, a late verification) takes the same lock
 before it writes, and re-ranks the board in its own transaction (``boards_rerank``): the
 frozen ranks are right at every commit. A numbered deal's board never closes: never frozen.
@@ -50,7 +50,7 @@ def board_day(board: str) -> date | None:
     return date.fromisoformat(board.removeprefix("daily:")) if order.is_daily(board) else None
 
 
-def _final(board: str) -> bool:
+def is_final(board: str) -> bool:
     """A daily board whose day is final (only such a board can be frozen)."""
     from .. import days  # days reads the boards: imported when called
 
@@ -63,6 +63,11 @@ def _lock(board: str) -> None:
     sql.run("SELECT pg_advisory_xact_lock(hashtext('freeze'), hashtext(%s))", [board])
 
 
+def _try_lock(board: str) -> bool:
+    """The board's freeze lock if nobody holds it (then until the end of the transaction)."""
+    return sql.run("SELECT pg_try_advisory_xact_lock(hashtext('freeze'), hashtext(%s))", [board])[0][0]
+
+
 def _rank(board: str) -> int:
     """Write the board's final ranks (one statement); its number of entries."""
     sql.run(_RANK, [board])
@@ -71,13 +76,13 @@ def _rank(board: str) -> int:
 
 def board_freeze(board: str) -> FrozenBoard | None:
     """Freeze a final daily board: its ranks written, then (after commit) its Redis index
-    dropped. None when the board is not a final day's, or is frozen already (by this or a
-    concurrent run, which waited for the lock)."""
-    if not _final(board):
+    dropped. None when the board is not a final day's, is frozen already, or is being frozen
+    (or changed) by another process right now: a million entries take minutes, which a second
+    run (beat's next, the command) does not spend waiting on a worker."""
+    if not is_final(board):
         return None
     with transaction.atomic():
-        _lock(board)
-        if FrozenBoard.objects.filter(board=board).exists():
+        if not _try_lock(board) or FrozenBoard.objects.filter(board=board).exists():
             return None
         frozen = FrozenBoard.objects.create(board=board, frozen_at=timezone.now(), entries=_rank(board))
         transaction.on_commit(lambda: _index_drop(board))
@@ -107,7 +112,7 @@ def days_freeze(day: date | None = None) -> list[str]:
         done = set(FrozenBoard.objects.values_list("board", flat=True))
         boards = [board for board in map(order.daily_board, DailyDeal.objects.order_by("date")
                                          .values_list("date", flat=True)) if board not in done]
-    frozen = [board for board in boards if _final(board) and board_freeze(board) is not None]
+    frozen = [board for board in boards if is_final(board) and board_freeze(board) is not None]
     recent = FrozenBoard.objects.filter(frozen_at__gte=timezone.now() - timedelta(days=2))
     for board in recent.values_list("board", flat=True):
         if board not in frozen:
@@ -119,7 +124,7 @@ def days_freeze(day: date | None = None) -> list[str]:
 
 def frozen_boards(boards: list[str]) -> set[str]:
     """The frozen boards among ``boards`` (no query unless one is a final day's)."""
-    finals = [board for board in boards if _final(board)]
+    finals = [board for board in boards if is_final(board)]
     if not finals:
         return set()
     return set(FrozenBoard.objects.filter(board__in=finals).values_list("board", flat=True))
@@ -133,7 +138,7 @@ def boards_lock(boards: list[str]) -> list[str]:
     """Before a change to entries on ``boards``, inside the caller's transaction: take the
     freeze lock of each final day's board among them (so a freeze never ranks around a change
     it cannot see yet) and answer those frozen, to re-rank after the change."""
-    finals = sorted(board for board in boards if _final(board))
+    finals = sorted(board for board in boards if is_final(board))
     for board in finals:
         _lock(board)
     return sorted(frozen_boards(finals))
@@ -149,7 +154,7 @@ def boards_rerank(boards: list[str]) -> None:
 
 def frozen_size(board: str) -> int | None:
     """The number of entries of a frozen board; None when the board is not frozen."""
-    if not _final(board):
+    if not is_final(board):
         return None
     found = sql.run(_SIZE, [board])
     return found[0][0] if found else None
@@ -178,3 +183,12 @@ def frozen_around(board: str, player_id: int, radius: int) -> tuple[int | None, 
         return None, 0, []
     offset = max(rank - radius, 0)
     return rank, offset, frozen_rows(board, offset, 2 * radius + 1)
+
+_PLAYERS = (f'SELECT "player_id", "rank" - 1, "submission_id" FROM "{_ENTRIES}" '
+            f'WHERE "board" = %s AND "player_id" = ANY(%s::bigint[]) AND "rank" IS NOT NULL ORDER BY "rank"')
+
+
+def frozen_players(board: str, player_ids: list[int]) -> list[tuple[int, int, int]]:
+    """``(player id, 0-based rank, submission id)`` of the given players' entries on a frozen
+    board, in rank order (a group's board of a closed day): by (board, player), no ranking pass."""
+    return [tuple(row) for row in sql.run(_PLAYERS, [board, "{%s}" % ",".join(str(int(p)) for p in player_ids)])]

@@ -1,6 +1,7 @@
 """Closed days frozen in PostgreSQL (leaderboard/boards/freeze.py): the pages and every player's
 own rank read the same bytes before and after."""
 
+import json
 import threading
 from datetime import timedelta
 
@@ -96,6 +97,9 @@ def test_a_frozen_day_reads_the_same_pages_and_ranks_from_postgresql(
     assert snapshot(client_for, closed_day, players) == before
     assert redis_keys(clean_redis, board) == []  # read from PostgreSQL: the index was not rebuilt
     assert freeze.days_freeze() == [] and freeze.board_freeze(board) is None  # once only
+    mine = {player.pk: json.loads(before[1][player.username])["me"] for player in players[:6]}
+    found = freeze.frozen_players(board, list(mine) + [players[-1].pk])  # a group's board
+    assert [(player, rank + 1) for player, rank, _ in found] == sorted(mine.items(), key=lambda item: item[1])
 
 
 def test_a_late_change_to_a_frozen_day_reranks_it(

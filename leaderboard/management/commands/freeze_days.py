@@ -24,8 +24,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, date=None, **options):
         frozen = freeze.days_freeze(date)
-        if date is not None and not frozen and not freeze.is_frozen(f"daily:{date.isoformat()}"):
-            raise CommandError(f"{date} is not final yet: its board stays open")
+        board = f"daily:{date.isoformat()}" if date is not None else None
+        if board and not frozen and not freeze.is_frozen(board):
+            if not freeze.is_final(board):
+                raise CommandError(f"{date} is not final yet: its board stays open")
+            raise CommandError(f"{board} is being frozen or changed by another process: try again")
         for board in frozen:
             self.stdout.write(f"froze {board}")
         self.stdout.write(f"{len(frozen)} board(s) frozen")
