@@ -122,6 +122,20 @@ if not found then return -1 end
 return redis.call('ZRANK', KEYS[1], found) or -1
 """
 
+# Some players' entries (ARGV: player ids): {player, 0-based rank, member, row or false} of each
+# one on the board, in one round trip whatever the board's size (a group's board: 100 players,
+# 300 lookups inside Redis); false when the index is not ready.
+_PLAYERS = """
+if redis.call('EXISTS', KEYS[4]) == 0 then return false end
+local found = {}
+for i = 1, #ARGV do
+  local member = redis.call('HGET', KEYS[2], ARGV[i])
+  local rank = member and redis.call('ZRANK', KEYS[1], member)
+  if rank then found[#found + 1] = {ARGV[i], rank, member, redis.call('HGET', KEYS[3], member)} end
+end
+return found
+"""
+
 # Store rows read from PostgreSQL (ARGV: member, row, ...) for members still on the board.
 _FILL = """
 for i = 1, #ARGV, 2 do
@@ -144,7 +158,8 @@ def _script(text: str) -> Script:
     return Script(None, text.encode())
 
 
-_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY = map(_script, (_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY))
+_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS = map(
+    _script, (_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS))
 
 
 class NotReady(Exception):
@@ -253,6 +268,16 @@ class BoardIndex:
         if rank == -2:
             raise NotReady(board)
         return None if rank < 0 else rank
+
+    def players(self, board: str, player_ids: list[int]) -> list[tuple[int, int, bytes, bytes | None]]:
+        """``(player id, 0-based rank, member, row or None)`` of each of the players who is on
+        the board, in no particular order, in one round trip. Raises ``NotReady``."""
+        if not player_ids:
+            return []
+        answer = _PLAYERS(keys=self._keys(board), args=list(player_ids), client=self.client)
+        if answer is None:
+            raise NotReady(board)
+        return [(int(player), rank, member, row) for player, rank, member, row in answer]
 
     def fill_rows(self, board: str, rows: dict) -> None:
         """Store ``{member: row}`` for the members still on the board."""

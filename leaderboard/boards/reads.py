@@ -10,7 +10,7 @@ import logging
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from .. import cache
+from .. import cache, sql
 from ..errors import Unavailable
 from ..models import BoardEntry
 from . import freeze, index, order, rows
@@ -156,3 +156,32 @@ def board_around(board: str, player, radius: int) -> bytes:
         shown = _rows_of(ids)
     head = {"board": board, "count": total, "me": None if rank is None else rank + 1}
     return rows.page_json(head, offset + 1, shown if rank is not None else [])
+
+
+# -- some players' entries: a group's board -----------------------------------------------
+
+_ENTRIES = BoardEntry._meta.db_table
+# PostgreSQL: the given players' entries with their 0-based ranks, from one ranking pass over
+# the board (small boards only: ``_from_record``).
+_RECORD_PLAYERS = (f'SELECT "player_id", "place", "submission_id" FROM (SELECT "player_id", "submission_id", '
+                   f'row_number() OVER (ORDER BY "rank_key", "submitted_at", "submission_id") - 1 AS "place" '
+                   f'FROM "{_ENTRIES}" WHERE "board" = %s) ranked '
+                   f'WHERE "player_id" = ANY(%s::bigint[]) ORDER BY "place"')
+
+
+def players_ranked(board: str, player_ids: list[int]) -> list[tuple[int, int, bytes]]:
+    """``(player id, 0-based rank on the board, row)`` of the entries of the given players
+    (those without one are left out), in the board's order: from the index, one round trip
+    whatever the board's size (the rows it lacks from PostgreSQL); while the index is not
+    whole, from PostgreSQL for a small board, and a 503 for a big one."""
+    if not player_ids:
+        return []
+    found = _from_index(board, lambda ranks: ranks.players(board, player_ids))
+    if found is not _NO_INDEX:
+        found.sort(key=lambda entry: entry[1])
+        shown = _filled(board, [(member, row) for _, _, member, row in found])
+        return [(player, rank, row) for (player, rank, _, _), row in zip(found, shown) if row is not None]
+    _from_record(board)
+    ranked = sql.run(_RECORD_PLAYERS, [board, "{%s}" % ",".join(str(int(pid)) for pid in player_ids)])
+    shown = rows.of_submissions([sid for _, _, sid in ranked])
+    return [(player, rank, shown[sid]) for player, rank, sid in ranked if sid in shown]

@@ -1,5 +1,5 @@
-"""Reads of groups: a player's groups, a group's members and invite, the monthly standings
-(and, in ``board``, a group's day board).
+"""Reads of groups: a player's groups, a group's members and invite, its board of a day (the
+boards' read of the members' entries: ``boards.reads.players_ranked``) and its monthly standings.
 
 Only members see a group: ``group_for`` answers anyone else as if it did not exist.
 """
@@ -12,8 +12,7 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import gettext
 
-from .. import sql
-from ..boards import rows as board_rows
+from ..boards import reads as board_reads
 from ..boards.order import daily_board
 from ..errors import NotFound
 from ..models import BoardEntry
@@ -150,7 +149,7 @@ def group_board_page(group: Group, day: date, page: int, page_size: int) -> byte
     """One page of the group's board of ``day``, as the API's JSON: ranks within the group,
     and each row's ``day_rank`` on the day's board."""
     board, members = daily_board(day), member_ids(group)
-    ranked = players_ranked(board, members)
+    ranked = board_reads.players_ranked(board, members)
     offset = (page - 1) * page_size
     head = {"board": board, "group": group.pk, "members": len(members), "count": len(ranked),
             "page": page, "page_size": page_size}
@@ -161,7 +160,7 @@ def group_board_around(group: Group, day: date, viewer, radius: int) -> bytes:
     """The caller's rank in the group on ``day`` and the rows ``radius`` above and below it,
     as the day board's ``around=me`` answers (no rows when the caller has no result)."""
     board, members = daily_board(day), member_ids(group)
-    ranked = players_ranked(board, members)
+    ranked = board_reads.players_ranked(board, members)
     mine = next((i for i, (player_id, _, _) in enumerate(ranked) if player_id == viewer.pk), None)
     offset = max(mine - radius, 0) if mine is not None else 0
     rows = ranked[offset:offset + 2 * radius + 1] if mine is not None else []
@@ -178,15 +177,3 @@ def _board_json(head: dict, offset: int, rows) -> bytes:
               for i, (_, day_rank, row) in enumerate(rows)]
     return start[:-2] + b",".join(ranked) + b"]}"
 
-
-def players_ranked(board: str, player_ids: list[int]) -> list[tuple[int, int, bytes]]:
-    """TEMPORARY (PostgreSQL only, until the boards' reads land): ``(player id, 0-based rank
-    on the board, row)`` of the players' entries, in the board's order."""
-    ids = "{%s}" % ",".join(str(int(pid)) for pid in player_ids)
-    found = sql.run(
-        f'SELECT player_id, submission_id, rank FROM (SELECT player_id, submission_id, '
-        f'row_number() OVER (ORDER BY rank_key, submitted_at, submission_id) - 1 AS rank '
-        f'FROM "{BoardEntry._meta.db_table}" WHERE board = %s) t WHERE player_id = ANY(%s::bigint[]) ORDER BY rank',
-        [board, ids])
-    rows = board_rows.of_submissions([sid for _, sid, _ in found])
-    return [(pid, rank, rows[sid]) for pid, sid, rank in found if sid in rows]

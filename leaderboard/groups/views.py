@@ -15,6 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .. import days
+from ..boards import entries
+from ..boards.order import daily_board
 from ..errors import Invalid, NotFound
 from ..rendering import JSONBytesResponse
 from ..views import ERRORS, PAGE_PARAMS, _date, _int_param, _valid
@@ -134,6 +136,7 @@ class GroupDayBoardView(_GroupView):
         around = request.query_params.get("around")
         if around is not None and around != "me":
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
+        entries.index_ensure(daily_board(when))  # a lost index rebuilt, as for the day's board
         if around:
             return JSONBytesResponse(selectors.group_board_around(group, when, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
