@@ -173,15 +173,19 @@ def players_ranked(board: str, player_ids: list[int]) -> list[tuple[int, int, by
     """``(player id, 0-based rank on the board, row)`` of the entries of the given players
     (those without one are left out), in the board's order: from the index, one round trip
     whatever the board's size (the rows it lacks from PostgreSQL); while the index is not
-    whole, from PostgreSQL for a small board, and a 503 for a big one."""
+    whole, from PostgreSQL for a small board, and a 503 for a big one. A frozen closed day: by
+    its ranks in PostgreSQL (``freeze.frozen_players``)."""
     if not player_ids:
         return []
-    found = _from_index(board, lambda ranks: ranks.players(board, player_ids))
-    if found is not _NO_INDEX:
-        found.sort(key=lambda entry: entry[1])
-        shown = _filled(board, [(member, row) for _, _, member, row in found])
-        return [(player, rank, row) for (player, rank, _, _), row in zip(found, shown) if row is not None]
-    _from_record(board)
-    ranked = sql.run(_RECORD_PLAYERS, [board, "{%s}" % ",".join(str(int(pid)) for pid in player_ids)])
+    if freeze.frozen_size(board) is not None:
+        ranked = freeze.frozen_players(board, player_ids)
+    else:
+        found = _from_index(board, lambda ranks: ranks.players(board, player_ids))
+        if found is not _NO_INDEX:
+            found.sort(key=lambda entry: entry[1])
+            shown = _filled(board, [(member, row) for _, _, member, row in found])
+            return [(player, rank, row) for (player, rank, _, _), row in zip(found, shown) if row is not None]
+        _from_record(board)
+        ranked = sql.run(_RECORD_PLAYERS, [board, "{%s}" % ",".join(str(int(pid)) for pid in player_ids)])
     shown = rows.of_submissions([sid for _, _, sid in ranked])
     return [(player, rank, shown[sid]) for player, rank, sid in ranked if sid in shown]

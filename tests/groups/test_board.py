@@ -4,6 +4,7 @@ practice and copied results are on neither), each row's rank on the day's board,
 ``around=me``. From the day's Redis index, and from PostgreSQL when the index is not ready or
 Redis is away; nothing cached, so a member's arrival or departure shows at once."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -170,3 +171,42 @@ def board_key_of_today() -> str:
     from leaderboard.models import DailyDeal
 
     return board_key(DailyDeal.objects.get())
+
+
+def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
+        db, won_game, django_capture_on_commit_callbacks, clean_redis, monkeypatch):
+    """A closed day, frozen (its ranks in PostgreSQL, its index dropped): the group's board
+    and every member's around=me answer the same bytes as before, by the frozen ranks (no
+    ranking pass, which a big day could not afford), with no index rebuilt."""
+    from django.contrib.auth import get_user_model
+
+    from leaderboard import days
+    from leaderboard.boards import freeze, order, reads
+    from service.test_freeze import redis_keys, seed
+
+    closed = days.today() - timedelta(days=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        players = seed(closed, won_game["actions"][:3])
+    users = get_user_model().objects
+    members = players[::3] + [users.get(username=name) for name in ("hid", "flag", "copy")]
+    group = services.group_create(owner=members[0], name="Closed")
+    for member in members[1:]:
+        services.group_join(player=member, code=group.invite_code)
+    path = f"/api/groups/{group.pk}/boards/daily/{closed.isoformat()}/"
+
+    def answers() -> list[bytes]:
+        found = [client_of(members[0]).get(f"{path}?page_size=100").content]
+        return found + [client_of(member).get(f"{path}?around=me&page_size=3").content for member in members]
+
+    before = answers()
+    assert json.loads(before[0])["count"] == 10 and len(json.loads(before[0])["results"]) == 10
+    board = order.daily_board(closed)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert freeze.days_freeze() == [board]
+    assert redis_keys(clean_redis, board) == []
+    monkeypatch.setattr(reads, "BIG_BOARD_ENTRIES", 0)  # as for a million: no ranking pass
+    assert answers() == before
+    assert redis_keys(clean_redis, board) == []  # read from PostgreSQL: no index rebuilt
+    day_ranks = [row["day_rank"] for row in json.loads(before[0])["results"]]
+    whole = client_of(members[0]).get(f"/api/leaderboards/daily/{closed.isoformat()}/?page_size=100").json()
+    assert day_ranks == [row["rank"] for row in whole["results"] if row["player"] in {m.username for m in members}]
