@@ -122,16 +122,17 @@ if not found then return -1 end
 return redis.call('ZRANK', KEYS[1], found) or -1
 """
 
-# Some players' entries (ARGV: player ids): {player, 0-based rank, member, row or false} of each
-# one on the board, in one round trip whatever the board's size (a group's board: 100 players,
-# 300 lookups inside Redis); false when the index is not ready.
+# Some players' entries (ARGV[1]: their ids, comma-separated: one argument to send, not a
+# hundred to pack): {player, 0-based rank, member, row or false} of each one on the board, in one
+# round trip whatever the board's size (a group's board: 100 players, 300 lookups inside Redis);
+# false when the index is not ready.
 _PLAYERS = """
 if redis.call('EXISTS', KEYS[4]) == 0 then return false end
 local found = {}
-for i = 1, #ARGV do
-  local member = redis.call('HGET', KEYS[2], ARGV[i])
+for player in string.gmatch(ARGV[1], '%d+') do
+  local member = redis.call('HGET', KEYS[2], player)
   local rank = member and redis.call('ZRANK', KEYS[1], member)
-  if rank then found[#found + 1] = {ARGV[i], rank, member, redis.call('HGET', KEYS[3], member)} end
+  if rank then found[#found + 1] = {player, rank, member, redis.call('HGET', KEYS[3], member)} end
 end
 return found
 """
@@ -274,7 +275,7 @@ class BoardIndex:
         the board, in no particular order, in one round trip. Raises ``NotReady``."""
         if not player_ids:
             return []
-        answer = _PLAYERS(keys=self._keys(board), args=list(player_ids), client=self.client)
+        answer = _PLAYERS(keys=self._keys(board), args=[",".join(map(str, player_ids))], client=self.client)
         if answer is None:
             raise NotReady(board)
         return [(int(player), rank, member, row) for player, rank, member, row in answer]

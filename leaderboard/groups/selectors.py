@@ -12,6 +12,7 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import gettext
 
+from .. import sql
 from ..boards import reads as board_reads
 from ..boards.order import daily_board
 from ..errors import NotFound
@@ -39,8 +40,17 @@ def group_for(viewer, group_id: int) -> Group:
     return group
 
 
-def member_ids(group: Group) -> list[int]:
-    return list(Membership.objects.filter(group=group).values_list("player_id", flat=True))
+# A group's members by the unique (group, player) index: plain SQL, as the hot reads are (``sql``).
+_MEMBERS = f'SELECT "player_id" FROM "{Membership._meta.db_table}" WHERE "group_id" = %s'
+
+
+def members_for(viewer, group_id: int) -> list[int]:
+    """The ids of the group's members when ``viewer`` is one (one index-only read: a group's
+    board needs no more); ``not_found`` for anyone else."""
+    members = [player for (player,) in sql.run(_MEMBERS, [group_id])]
+    if viewer.pk not in members:
+        raise not_found()
+    return members
 
 
 def groups_of(player) -> list[dict]:
@@ -145,26 +155,26 @@ def group_standings(group: Group, month: date) -> dict:
 
 # -- the group's day board ------------------------------------------------------------------
 
-def group_board_page(group: Group, day: date, page: int, page_size: int) -> bytes:
-    """One page of the group's board of ``day``, as the API's JSON: ranks within the group,
-    and each row's ``day_rank`` on the day's board."""
-    board, members = daily_board(day), member_ids(group)
+def group_board_page(group_id: int, members: list[int], day: date, page: int, page_size: int) -> bytes:
+    """One page of the board of ``day`` of the group of ``members`` (ids), as the API's JSON:
+    ranks within the group, and each row's ``day_rank`` on the day's board."""
+    board = daily_board(day)
     ranked = board_reads.players_ranked(board, members)
     offset = (page - 1) * page_size
-    head = {"board": board, "group": group.pk, "members": len(members), "count": len(ranked),
+    head = {"board": board, "group": group_id, "members": len(members), "count": len(ranked),
             "page": page, "page_size": page_size}
     return _board_json(head, offset, ranked[offset:offset + page_size])
 
 
-def group_board_around(group: Group, day: date, viewer, radius: int) -> bytes:
+def group_board_around(group_id: int, members: list[int], day: date, viewer, radius: int) -> bytes:
     """The caller's rank in the group on ``day`` and the rows ``radius`` above and below it,
     as the day board's ``around=me`` answers (no rows when the caller has no result)."""
-    board, members = daily_board(day), member_ids(group)
+    board = daily_board(day)
     ranked = board_reads.players_ranked(board, members)
     mine = next((i for i, (player_id, _, _) in enumerate(ranked) if player_id == viewer.pk), None)
     offset = max(mine - radius, 0) if mine is not None else 0
     rows = ranked[offset:offset + 2 * radius + 1] if mine is not None else []
-    head = {"board": board, "group": group.pk, "members": len(members), "count": len(ranked),
+    head = {"board": board, "group": group_id, "members": len(members), "count": len(ranked),
             "me": None if mine is None else mine + 1}
     return _board_json(head, offset, rows)
 

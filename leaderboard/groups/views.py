@@ -127,7 +127,7 @@ class GroupDayBoardView(_GroupView):
     def get(self, request, group_id: int, day: str | None = None):
         """The members' ranked results of a day, in the day board's order, with their ranks on
         the day's board; ``around=me`` as on the day's board."""
-        group = selectors.group_for(request.user, group_id)
+        members = selectors.members_for(request.user, group_id)
         today = days.today()
         when = _date(day) if day else today
         if when > today:
@@ -138,9 +138,10 @@ class GroupDayBoardView(_GroupView):
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
         entries.index_ensure(daily_board(when))  # a lost index rebuilt, as for the day's board
         if around:
-            return JSONBytesResponse(selectors.group_board_around(group, when, request.user, radius=size // 2))
+            return JSONBytesResponse(selectors.group_board_around(group_id, members, when, request.user,
+                                                                  radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
-        return JSONBytesResponse(selectors.group_board_page(group, when, page, size))
+        return JSONBytesResponse(selectors.group_board_page(group_id, members, when, page, size))
 
 
 class GroupDayBoardTodayView(GroupDayBoardView):
