@@ -8,6 +8,15 @@ export function groupHref(group, day = null) {
   return `/groups/${group.id}/${day ? `?date=${day}` : ""}`;
 }
 
+/** The code of an invite link (".../groups/join/<code>/"), or the code itself; null for
+ * anything else. */
+export function inviteCode(typed) {
+  const text = typed.trim();
+  const link = text.match(/\/groups\/join\/([A-Za-z0-9_-]+)\/?/);
+  if (link) return link[1];
+  return /^[A-Za-z0-9_-]+$/.test(text) ? text : null;
+}
+
 /** A <ul> of `groups` (the API's rows): name, size, owner. */
 export function groupList(groups, { day = null } = {}) {
   return h("ul", { class: "group-list", "data-testid": "group-list" }, groups.map((group) => h("li", {

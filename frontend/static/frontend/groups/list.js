@@ -1,17 +1,9 @@
 // /groups/: the player's groups, a form that creates one and one that joins by invite link.
 import { get, h, post } from "../api.js";
-import { groupHref, groupList } from "./links.js";
+import { groupHref, groupList, inviteCode } from "./links.js";
 import { TEXT } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
-
-/** The code of an invite link (".../groups/join/<code>/"), or the code itself. */
-export function inviteCode(typed) {
-  const text = typed.trim();
-  const link = text.match(/\/groups\/join\/([A-Za-z0-9_-]+)\/?/);
-  if (link) return link[1];
-  return /^[A-Za-z0-9_-]+$/.test(text) ? text : null;
-}
 
 async function showGroups() {
   const box = $("my-groups");
