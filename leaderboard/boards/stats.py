@@ -78,7 +78,7 @@ def player_profile(username: str) -> dict:
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         raise NotFound(gettext("No player named %(username)s.") % {"username": repr(username)})
-    stats, _ = PlayerStats.objects.get_or_create(player=player)
+    stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)  # none yet: zeros
     entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
                .select_related("submission").order_by("-board")[:HISTORY_ROWS])
     history = [_history_row(entry.submission, (reads.rank_of(entry.board, player.pk) or 0) + 1) for entry in entries]
