@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from . import days
+from . import daily, days
 from .boards import entries, freeze, idle, index
 from .submissions import intake, verification
 
@@ -27,8 +27,8 @@ def requeue_stale_submissions() -> int:
 def prepare_daily_deals() -> None:
     """Beat: store today's and tomorrow's deal of the day ahead of the first player."""
     today = days.today()
-    days.daily_deal_ensure(today)
-    days.daily_deal_ensure(today + timedelta(days=1))
+    daily.daily_deal_ensure(today)
+    daily.daily_deal_ensure(today + timedelta(days=1))
 
 
 @shared_task(ignore_result=True)

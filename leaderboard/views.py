@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import accounts, days
+from . import accounts, daily, days
 from .authentication import CsrfWhenSessionCookie
 from .boards import entries, reads, stats
 from .boards.order import daily_board, deal_board
@@ -126,9 +126,9 @@ class DailyView(APIView):
         today = days.today()
         when = _date(day) if day else today
         if when == today:
-            days.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
+            daily.daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
             entries.index_ensure(daily_board(today))  # its size is read from the index
-        return Response(DailyDealOut(days.daily_deal(when, request.user)).data)
+        return Response(DailyDealOut(daily.daily_deal(when, request.user)).data)
 
 
 class DailyTodayView(DailyView):

@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import cache, sql
+from .. import cache, days, sql
 from ..models import BoardEntry, DailyDeal, FrozenBoard
 from . import index, order, rows
 
@@ -52,8 +52,6 @@ def board_day(board: str) -> date | None:
 
 def is_final(board: str) -> bool:
     """A daily board whose day is final (only such a board can be frozen)."""
-    from .. import days  # days reads the boards: imported when called
-
     day = board_day(board)
     return day is not None and days.day_final(day)
 

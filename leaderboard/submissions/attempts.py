@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 import games
 from games import solver
 
-from .. import days, sql
+from .. import daily, days, sql
 from ..errors import Conflict, Invalid, refusal_words
 from ..models import Attempt, Submission
 
@@ -26,12 +26,12 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
     today = days.today()
     todays = None
     if deal_code.strip().lower() == DAILY:
-        todays = days.daily_deal_ensure(today)
+        todays = daily.daily_deal_ensure(today)
         code = games.DealCode(mode="D", number=todays.number)
     else:
         code = _deal_code(deal_code)
         if code.mode == "D":
-            todays = days.daily_deal_ensure(today)
+            todays = daily.daily_deal_ensure(today)
     if todays is None or todays.number != code.number:
         return Attempt.objects.create(player=player, deal_code=str(code), deal_number=code.number,
                                       started_at=timezone.now())

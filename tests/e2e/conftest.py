@@ -90,7 +90,7 @@ def todays_deal(transactional_db):
     winning line for its number (the same search the service ran). The pick is remembered
     across tests (each test's database starts empty) so the search runs once."""
     from games import solver
-    from leaderboard import days
+    from leaderboard import daily, days
     from leaderboard.models import DailyDeal
 
     today = days.today()
@@ -98,7 +98,7 @@ def todays_deal(transactional_db):
         number, actions = _DAILY[today]
         deal = DailyDeal.objects.create(date=today, number=number, solution=actions)
         return deal, list(actions)
-    deal = days.daily_deal_ensure(today)
+    deal = daily.daily_deal_ensure(today)
     line = solver.solve(deal.number, node_limit=django_settings.DAILY_SOLVER_NODES)
     assert line.won, f"the solver no longer wins deal {deal.number}"
     _DAILY[today] = (deal.number, tuple(line.actions))

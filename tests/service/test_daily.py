@@ -5,7 +5,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games import format_code, replay
-from leaderboard import days
+from leaderboard import daily, days
 from leaderboard.models import DailyDeal
 
 pytestmark = pytest.mark.django_db
@@ -13,23 +13,23 @@ pytestmark = pytest.mark.django_db
 
 def test_candidates_depend_on_the_date_and_the_secret():
     day = date(2026, 1, 1)
-    first = list(zip(range(5), days.daily_candidates(day, "s1")))
-    assert first == list(zip(range(5), days.daily_candidates(day, "s1")))
-    assert first != list(zip(range(5), days.daily_candidates(day, "s2")))
-    assert first != list(zip(range(5), days.daily_candidates(day + timedelta(days=1), "s1")))
+    first = list(zip(range(5), daily.daily_candidates(day, "s1")))
+    assert first == list(zip(range(5), daily.daily_candidates(day, "s1")))
+    assert first != list(zip(range(5), daily.daily_candidates(day, "s2")))
+    assert first != list(zip(range(5), daily.daily_candidates(day + timedelta(days=1), "s1")))
     assert all(1 <= n <= 999_999 for _, n in first)
 
 
 @pytest.mark.slow
 def test_the_daily_deal_is_the_first_candidate_the_solver_wins_and_never_changes():
     day = date(2026, 3, 14)
-    stored = days.daily_deal_ensure(day)
-    candidates = list(zip(range(stored.candidates_tried), days.daily_candidates(day)))
+    stored = daily.daily_deal_ensure(day)
+    candidates = list(zip(range(stored.candidates_tried), daily.daily_candidates(day)))
     assert stored.number == candidates[-1][1]
     proof = replay(format_code(stored.number, "D"), stored.solution)
     assert proof.ok and proof.won
     with override_settings(DAILY_DEAL_SECRET="another secret"):
-        assert days.daily_deal_ensure(day).number == stored.number
+        assert daily.daily_deal_ensure(day).number == stored.number
     assert DailyDeal.objects.filter(date=day).count() == 1
 
 
