@@ -80,16 +80,21 @@ def player_profile(username: str) -> dict:
         raise NotFound(gettext("No player named %(username)s.") % {"username": repr(username)})
     stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)  # none yet: zeros
     entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
-               .select_related("submission").order_by("-board")[:HISTORY_ROWS])
+               .select_related("submission").defer(*(f"submission__{name}" for name in _LOG_FIELDS))
+               .order_by("-board")[:HISTORY_ROWS])
     history = [_history_row(entry.submission, (reads.rank_of(entry.board, player.pk) or 0) + 1) for entry in entries]
     practice = (Submission.objects.filter(player=player, status=Submission.Status.VERIFIED, hidden=False,
                                           flagged=False, daily_date__isnull=False, attempt__ranked=False)
-                .order_by("-daily_date", "-submitted_at")[:HISTORY_ROWS])
+                .defer(*_LOG_FIELDS).order_by("-daily_date", "-submitted_at")[:HISTORY_ROWS])
     history += [_history_row(submission, None) for submission in practice]
     history.sort(key=lambda row: row["date"], reverse=True)  # stable: a day's ranked row first
     return {"player": player.username, "joined": days.day_of(player.date_joined).isoformat(),
             "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
             "current_streak": current_streak(stats, days.today()), "history": history[:HISTORY_ROWS]}
+
+
+#: What a history row never shows: the logs are decoded from their compact bytes when loaded.
+_LOG_FIELDS = ("actions", "times", "tempo")
 
 
 def _history_row(submission: Submission, rank: int | None) -> dict:
