@@ -1,43 +1,17 @@
 """Races for the limits, with threads that each hold their own database connection: two
 players joining for a group's last place, and one player joining two groups for their last."""
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 
 from leaderboard.errors import Conflict
 from leaderboard.groups import services
 from leaderboard.groups.models import Group, Membership
+from threads import together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()
 ROUNDS = 5
-
-
-def together(count: int, work) -> list:
-    """Run ``work(i)`` in ``count`` threads released at the same instant; their results (or
-    the exception each raised), in order."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(10)
-            results[i] = work(i)
-        except Exception as exc:  # reported to the test, never swallowed
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
 
 
 def test_two_joins_racing_for_the_last_place_let_one_in(make_group):

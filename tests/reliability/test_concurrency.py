@@ -2,48 +2,23 @@
 submissions for one attempt, one submission delivered to several workers at once, two results
 of one player landing on a board together, two sign-ups for one name."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connections
 from rest_framework.test import APIClient
 
 from leaderboard import accounts
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
 from leaderboard.submissions import attempts, intake, verification
 from service.conftest import times_within
+from threads import together
 from worker import wait_for
 
 from .conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROUNDS = 5
-
-
-def together(count: int, work) -> list:
-    """Run ``work(i)`` in ``count`` threads released at the same instant; their results (or
-    the exception each raised), in order."""
-    barrier = threading.Barrier(count)
-    results: list = [None] * count
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(10)
-            results[i] = work(i)
-        except Exception as exc:  # reported to the test, never swallowed
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
 
 
 def started(player, deal: str, minutes: float = 30) -> Attempt:
