@@ -42,10 +42,11 @@ def day_accepts_until(day: date) -> datetime:
     return day_close(day) + timedelta(seconds=settings.DAILY_GRACE_SECONDS)
 
 
-def day_final(day: date) -> bool:
-    """The day's close plus the grace for late submissions has passed: its deal's solution and
-    every player's log of it may be shown."""
-    return timezone.now() >= day_accepts_until(day)
+def day_final(day: date, now: datetime | None = None) -> bool:
+    """The day's close plus the grace for late submissions has passed (by the server's clock,
+    or at ``now``: a clock the caller moves, as a simulation of many days does): its deal's
+    solution and every player's log of it may be shown."""
+    return (now or timezone.now()) >= day_accepts_until(day)
 
 
 def day_times(day: date) -> dict[str, datetime]:

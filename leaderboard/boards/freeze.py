@@ -13,7 +13,7 @@ frozen ranks are right at every commit. A numbered deal's board never closes: ne
 """
 
 import logging
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -50,10 +50,11 @@ def board_day(board: str) -> date | None:
     return date.fromisoformat(board.removeprefix("daily:")) if order.is_daily(board) else None
 
 
-def is_final(board: str) -> bool:
-    """A daily board whose day is final (only such a board can be frozen)."""
+def is_final(board: str, now: datetime | None = None) -> bool:
+    """A daily board whose day is final (only such a board can be frozen); ``now``: as for
+    ``days.day_final``."""
     day = board_day(board)
-    return day is not None and days.day_final(day)
+    return day is not None and days.day_final(day, now)
 
 
 def _lock(board: str) -> None:
@@ -72,17 +73,18 @@ def _rank(board: str) -> int:
     return BoardEntry.objects.filter(board=board).count()
 
 
-def board_freeze(board: str) -> FrozenBoard | None:
+def board_freeze(board: str, now: datetime | None = None) -> FrozenBoard | None:
     """Freeze a final daily board: its ranks written, then (after commit) its Redis index
     dropped. None when the board is not a final day's, is frozen already, or is being frozen
     (or changed) by another process right now: a million entries take minutes, which a second
-    run (beat's next, the command) does not spend waiting on a worker."""
-    if not is_final(board):
+    run (beat's next, the command) does not spend waiting on a worker. ``now``: the clock, as
+    for ``days.day_final``."""
+    if not is_final(board, now):
         return None
     with transaction.atomic():
         if not _try_lock(board) or FrozenBoard.objects.filter(board=board).exists():
             return None
-        frozen = FrozenBoard.objects.create(board=board, frozen_at=timezone.now(), entries=_rank(board))
+        frozen = FrozenBoard.objects.create(board=board, frozen_at=now or timezone.now(), entries=_rank(board))
         transaction.on_commit(lambda: _index_drop(board))
     log.info("froze %s: %d entries", board, frozen.entries)
     return frozen
@@ -98,20 +100,21 @@ def _index_drop(board: str) -> None:
         log.warning("index of frozen %s not dropped", board, exc_info=True)
 
 
-def days_freeze(day: date | None = None) -> list[str]:
+def days_freeze(day: date | None = None, now: datetime | None = None) -> list[str]:
     """Freeze ``day``'s board, or every final day's board not frozen yet (beat: the days that
     had a deal, from the oldest). The boards frozen now. Also drops again the indexes of the
     boards frozen in the last two days, in case Redis was away or a rebuild that was under way
     during the freeze left one behind (UNLINK of missing keys costs nothing). A day without
-    a deal has no board."""
+    a deal has no board. ``now``: the clock, the server's by default (a simulation of many
+    days moves its own: benchmarks/bench_year.py)."""
     if day is not None:
         boards = [order.daily_board(day)]
     else:  # the days that had a deal (one small row a day), not a scan of the entries
         done = set(FrozenBoard.objects.values_list("board", flat=True))
         boards = [board for board in map(order.daily_board, DailyDeal.objects.order_by("date")
                                          .values_list("date", flat=True)) if board not in done]
-    frozen = [board for board in boards if is_final(board) and board_freeze(board) is not None]
-    recent = FrozenBoard.objects.filter(frozen_at__gte=timezone.now() - timedelta(days=2))
+    frozen = [board for board in boards if is_final(board, now) and board_freeze(board, now) is not None]
+    recent = FrozenBoard.objects.filter(frozen_at__gte=(now or timezone.now()) - timedelta(days=2))
     for board in recent.values_list("board", flat=True):
         if board not in frozen:
             _index_drop(board)

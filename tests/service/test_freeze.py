@@ -165,3 +165,23 @@ def test_the_command_freezes_a_given_final_day(db, closed_day, won_game, capsys)
     call_command("freeze_days", "--date", closed_day.isoformat())
     assert f"froze daily:{closed_day.isoformat()}" in capsys.readouterr().out
     assert FrozenBoard.objects.get().entries == 3
+
+def test_the_freeze_follows_the_clock_it_is_given(db, closed_day, won_game, django_capture_on_commit_callbacks):
+    """A clock the caller moves (a simulation of many days, benchmarks/bench_year.py) decides
+    when a day is final, as the server's clock does: at its close plus the grace, not before."""
+    with django_capture_on_commit_callbacks(execute=True):
+        seed(closed_day, won_game["actions"][:3], count=4)
+    board = order.daily_board(closed_day)
+    entries.index_ensure(board)  # as its view does: the day's index is whole
+    final_at = days.day_accepts_until(closed_day)
+    assert days.day_final(closed_day) and not days.day_final(closed_day, final_at - timedelta(microseconds=1))
+    assert freeze.days_freeze(now=final_at - timedelta(seconds=1)) == []
+    assert freeze.board_freeze(board, now=final_at - timedelta(seconds=1)) is None
+    assert not FrozenBoard.objects.exists() and index.board_index().is_ready(board)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert freeze.days_freeze(now=final_at) == [board]
+    assert FrozenBoard.objects.get(board=board).frozen_at == final_at
+    assert sorted(BoardEntry.objects.filter(board=board).values_list("rank", flat=True)) == [1, 2, 3, 4]
+    assert not index.board_index().is_ready(board)
+
