@@ -94,9 +94,10 @@ def _record_rank(board: str, player_id: int) -> int | None:
 def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]:
     """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based; None for a row removed
     while read) and the board's size."""
-    frozen = freeze.frozen_size(board)
+    frozen = freeze.frozen_page(board, offset, limit)
     if frozen is not None:
-        return freeze.frozen_rows(board, offset, limit), frozen
+        total, found = frozen
+        return found, total
     found = _from_index(board, lambda ranks: ranks.page_rows(board, offset, limit))
     if found is not _NO_INDEX:
         total, entries = found
@@ -141,10 +142,10 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
 
 def board_around(board: str, player, radius: int) -> bytes:
     """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
-    frozen = freeze.frozen_size(board)
+    frozen = freeze.frozen_around(board, player.pk, radius)
     found = _NO_INDEX if frozen is not None else _from_index(board, lambda ranks: ranks.around(board, player.pk, radius))
     if frozen is not None:
-        (rank, offset, shown), total = freeze.frozen_around(board, player.pk, radius), frozen
+        total, rank, offset, shown = frozen
     elif found is not _NO_INDEX:
         rank, offset, entries, total = found
         shown = _filled(board, entries)
