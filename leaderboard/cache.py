@@ -56,6 +56,17 @@ def boards_changed(changes: dict[str, int | None]) -> None:
     _incr(keys)
 
 
+def version_keys(board: str) -> tuple[str, str]:
+    """The cache keys of the board's version and top version, for readers that compare them
+    (``boards.live``: the board endpoints' ETags)."""
+    return _version_key(board), _top_version_key(board)
+
+
+def key_changed(key: str) -> None:
+    """Bump a version kept beside the boards' (a group's members: ``boards.live``)."""
+    _incr([key])
+
+
 def unless_unreachable(answer):
     """Decorate a function that calls Redis directly (a pipeline, a script) to answer ``answer``
     when Redis is unreachable, logged, as the cache's own calls answer a miss: the cache is an
@@ -85,6 +96,13 @@ def _incr(keys: list[str]) -> None:
 def cached(board: str, part: str, compute, *, last_rank: int | None = None):
     """``compute()`` for ``part`` of ``board``, cached until the board changes. A part that
     shows no rank below ``last_rank`` (1-based) <= TOP_RANKS is a top page (see above)."""
+    return cached_at(board, part, compute, last_rank=last_rank)[0]
+
+
+def cached_at(board: str, part: str, compute, *, last_rank: int | None = None) -> tuple:
+    """``cached``, as ``(value, version, top version)``: the board's versions the value shows
+    (a top page served after changes below it shows older ones than the board's; its ETag says
+    so, ``boards.live``)."""
     top = last_rank is not None and last_rank <= TOP_RANKS
     version_key, top_key, key = _version_key(board), _top_version_key(board), f"board:{board}:{part}"
     found = cache.get_many([version_key, top_key, key])
@@ -95,7 +113,7 @@ def cached(board: str, part: str, compute, *, last_rank: int | None = None):
         stored_version, stored_top, computed_at, value = stored
         if stored_version == version or (
                 top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS):
-            return value
+            return value, stored_version, stored_top
     value = compute()
     cache.set(key, (version, top_version, now, value), PAGE_SECONDS)
-    return value
+    return value, version, top_version

@@ -18,7 +18,7 @@ from games.deal import MAX_DEAL
 
 from . import accounts, daily, days
 from .authentication import CsrfWhenSessionCookie
-from .boards import entries, reads, stats
+from .boards import entries, live, reads, stats
 from .boards.order import daily_board, deal_board
 from .api_errors import too_large_message
 from .errors import Invalid, NotFound, TooLarge
@@ -37,7 +37,11 @@ PAGE_PARAMS = [
     OpenApiParameter("page", int, description="1-based page number"),
     OpenApiParameter("page_size", int, description=f"rows per page, at most {settings.BOARD_MAX_PAGE_SIZE}"),
     OpenApiParameter("around", str, enum=["me"], description="the caller's own rank and the rows near it"),
+    OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER,
+                     description="the ETag of an earlier answer: 304 without a body while it still holds"),
 ]
+#: A board read polled with its ETag (``LiveView``).
+NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the If-None-Match tag still holds")}
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -196,7 +200,48 @@ class SubmissionView(APIView):
         return Response(SubmissionOut(submission, context={"log_visible": log_visible, "request": request}).data)
 
 
-class _BoardView(APIView):
+class LiveView(APIView):
+    """A board read that pages poll (``boards.live``): its answer carries an ETag, and a GET
+    whose If-None-Match still holds is answered 304 here, before DRF authenticates anyone or
+    the view reads anything: one Redis round trip, no SQL. The versions are read before the
+    rows, so the tag of a 200 is never newer than its rows."""
+
+    def live_board(self, request, **kwargs) -> tuple[str, int | None] | None:
+        """``(board, group id or None)`` that the GET reads, from its URL alone (no lookup);
+        None when the URL names none (the view then answers its error)."""
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        self.live_read = None  # (scope, versions) for the answer's tag
+        found = self.live_board(request, **kwargs) if request.method == "GET" else None
+        if found is not None:
+            scope = live.request_scope(request, *found)
+            current = live.versions(scope)
+            if current is not None:
+                held = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
+                if held:
+                    return live.not_modified(held, scope)
+                self.live_read = scope, current
+        return super().dispatch(request, *args, **kwargs)
+
+    def live_answer(self, body: bytes, shown: tuple[int, int] | None = None) -> JSONBytesResponse:
+        """The JSON answer, tagged with the versions read before it, or with the board's
+        (version, top version) that a cached page ``shown`` (``reads.board_page_at``)."""
+        response = JSONBytesResponse(body)
+        return live.tagged(response, *self.live_read, shown=shown) if self.live_read else response
+
+
+def _board_day(day: str | None) -> date | None:
+    """The day of a day's board URL, without raising (``live_board``): None when it is none."""
+    today = days.today()
+    try:
+        when = date.fromisoformat(day) if day else today
+    except ValueError:
+        return None
+    return when if when <= today else None
+
+
+class _BoardView(LiveView):
     permission_classes = [AllowAny]
 
     def board_answer(self, request, board: str):
@@ -208,14 +253,18 @@ class _BoardView(APIView):
             if not request.user.is_authenticated:
                 raise NotAuthenticated(_("Log in to see your own rank."))
             entries.index_ensure(board)
-            return JSONBytesResponse(reads.board_around(board, request.user, radius=size // 2))
+            return self.live_answer(reads.board_around(board, request.user, radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
         entries.index_ensure(board)
-        return JSONBytesResponse(reads.board_page(board, page, size))
+        return self.live_answer(*reads.board_page_at(board, page, size))
 
 
 class DailyBoardView(_BoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
+    def live_board(self, request, day: str | None = None):
+        when = _board_day(day)
+        return None if when is None else (daily_board(when), None)
+
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED})
     def get(self, request, day: str | None = None):
         today = days.today()
         when = _date(day) if day else today
@@ -225,23 +274,33 @@ class DailyBoardView(_BoardView):
 
 
 class DailyBoardTodayView(DailyBoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS}, operation_id="daily_board_today")
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED},
+                   operation_id="daily_board_today")
     def get(self, request):
         return super().get(request)
 
 
+def _deal_number(deal: str) -> int:
+    """The number of a numbered deal's board URL: a deal code or a deal number."""
+    if deal.isascii() and deal.isdigit() and len(deal) <= 9 and 1 <= int(deal) <= MAX_DEAL:
+        return int(deal)
+    try:
+        return games.parse_code(deal.upper()).number
+    except games.InvalidCode as exc:
+        raise NotFound(games.render(exc.refusal, _), code="invalid_deal") from None
+
+
 class DealBoardView(_BoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS})
+    def live_board(self, request, deal: str):
+        try:
+            return deal_board(_deal_number(deal)), None
+        except NotFound:
+            return None
+
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED})
     def get(self, request, deal: str):
         """The board of one numbered deal: a deal code or a deal number."""
-        if deal.isascii() and deal.isdigit() and 1 <= int(deal) <= MAX_DEAL:
-            number = int(deal)
-        else:
-            try:
-                number = games.parse_code(deal.upper()).number
-            except games.InvalidCode as exc:
-                raise NotFound(games.render(exc.refusal, _), code="invalid_deal") from None
-        return self.board_answer(request, deal_board(number))
+        return self.board_answer(request, deal_board(_deal_number(deal)))
 
 
 class PlayersBoardView(APIView):

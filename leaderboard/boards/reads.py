@@ -129,6 +129,12 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
     (``rendering.JSONBytesResponse``). Deeper pages are computed each time, from the index
     alone: on a live board every result stales them, and one is rarely asked twice, so caching
     them cost a read and a write per request for few hits."""
+    return board_page_at(board, page, page_size)[0]
+
+
+def board_page_at(board: str, page: int, page_size: int) -> tuple[bytes, tuple[int, int] | None]:
+    """``board_page``, and the board's (version, top version) that a cached top page shows
+    (``cache.cached_at``); None for a page computed now (as new as any version read before)."""
     def compute():
         offset = (page - 1) * page_size
         found, total = _page(board, offset, page_size)
@@ -136,8 +142,9 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
         return rows.page_json(head, offset + 1, found)
     last_rank = page * page_size
     if last_rank > cache.TOP_RANKS:
-        return compute()
-    return cache.cached(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
+        return compute(), None
+    body, version, top = cache.cached_at(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
+    return body, (version, top)
 
 
 def board_around(board: str, player, radius: int) -> bytes:

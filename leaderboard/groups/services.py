@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..boards import live
 from ..errors import Conflict, Forbidden, Invalid, NotFound
 from .models import Group, Membership
 from .selectors import not_found
@@ -63,6 +64,7 @@ def group_join(*, player, code: str) -> tuple[Group, bool]:
                            code="group_full", detail={"limit": MAX_MEMBERS})
         _check_player_room(player)
         Membership.objects.create(group=group, player=player)
+        _members_changed(group.pk)
     return group, True
 
 
@@ -75,9 +77,11 @@ def group_leave(*, player, group_id: int) -> bool:
             if Membership.objects.filter(group=group).exclude(player=player).exists():
                 raise Conflict(gettext("Hand the group on to another member before you leave it."),
                                code="owner_must_hand_on")
+            _members_changed(group.pk)
             group.delete()
             return True
         Membership.objects.filter(group=group, player=player).delete()
+        _members_changed(group.pk)
     return False
 
 
@@ -91,6 +95,7 @@ def member_remove(*, owner, group_id: int, username: str) -> None:
             raise Invalid(gettext("The owner cannot remove themselves: hand the group on, or leave it."),
                           code="owner_cannot_be_removed")
         Membership.objects.filter(group=group, player=member).delete()
+        _members_changed(group.pk)
 
 
 def owner_hand_on(*, owner, group_id: int, username: str) -> Group:
@@ -125,6 +130,13 @@ def group_delete(*, owner, group_id: int) -> None:
     """The owner deletes the group and every membership of it."""
     with transaction.atomic():
         _owned_group(group_id, owner).delete()
+        _members_changed(group_id)
+
+
+def _members_changed(group_id: int) -> None:
+    """After commit: the group's boards' ETags stop matching (``boards.live``), so a removed
+    member's next poll is answered whole (a 404) and the others see the members now."""
+    transaction.on_commit(lambda: live.group_changed(group_id))
 
 
 # -- the checks -----------------------------------------------------------------------------

@@ -18,8 +18,7 @@ from .. import days
 from ..boards import entries
 from ..boards.order import daily_board
 from ..errors import Invalid, NotFound
-from ..rendering import JSONBytesResponse
-from ..views import ERRORS, PAGE_PARAMS, _date, _int_param, _valid
+from ..views import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView, _board_day, _date, _int_param, _valid
 from . import selectors, services
 from .serializers import (
     GroupBoardOut, GroupIn, GroupOut, GroupsOut, HandOnIn, InviteOut, InvitePreviewOut, JoinedOut, JoinIn, LeftOut,
@@ -122,8 +121,12 @@ class OwnerView(_GroupView):
         return Response(GroupOut(_detail(group, request.user)).data)
 
 
-class GroupDayBoardView(_GroupView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS})
+class GroupDayBoardView(LiveView, _GroupView):
+    def live_board(self, request, group_id: int, day: str | None = None):
+        when = _board_day(day)
+        return None if when is None else (daily_board(when), group_id)
+
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED})
     def get(self, request, group_id: int, day: str | None = None):
         """The members' ranked results of a day, in the day board's order, with their ranks on
         the day's board; ``around=me`` as on the day's board."""
@@ -138,14 +141,14 @@ class GroupDayBoardView(_GroupView):
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
         entries.index_ensure(daily_board(when))  # a lost index rebuilt, as for the day's board
         if around:
-            return JSONBytesResponse(selectors.group_board_around(group_id, members, when, request.user,
-                                                                  radius=size // 2))
+            return self.live_answer(selectors.group_board_around(group_id, members, when, request.user,
+                                                                 radius=size // 2))
         page = _int_param(request, "page", 1, 1, 1_000_000)
-        return JSONBytesResponse(selectors.group_board_page(group_id, members, when, page, size))
+        return self.live_answer(selectors.group_board_page(group_id, members, when, page, size))
 
 
 class GroupDayBoardTodayView(GroupDayBoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS},
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED},
                    operation_id="group_board_today")
     def get(self, request, group_id: int):
         return super().get(request, group_id)
