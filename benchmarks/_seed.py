@@ -12,7 +12,7 @@ import time
 from datetime import date
 
 TABLES = ["authtoken_token", "leaderboard_boardentry", "leaderboard_playerstats", "leaderboard_submission",
-          "leaderboard_attempt", "leaderboard_dailydeal", "django_session", "auth_user"]
+          "leaderboard_attempt", "leaderboard_dailydeal", "leaderboard_frozenboard", "django_session", "auth_user"]
 
 # boards.order.rank_key in SQL (checked against the Python function by check_rank_keys).
 # leaderboard.boards.order.rank_key of a seeded result: no hints; a loss has moves % 100 cards home.
@@ -97,15 +97,18 @@ def attempts(n: int, code: str, number: int, day: date | None, minutes_ago=(5, 3
 
 
 def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42,
-                     times: list[int] | None = None) -> None:
+                     times: list[int] | None = None, first_id: int = 1) -> None:
     """``n`` players (1..n) who each played the deal of ``day`` once, verified, on the daily
-    board: users, attempts (ranked, no hints), submissions and board entries.
+    board: users, attempts (ranked, no hints), submissions and board entries. Player ``i``'s
+    submission and entry get the id ``first_id + i - 1``: several days of the same players
+    take a ``first_id`` past the ids of the days before.
 
     Each seeded result stands for a different game (its moves, score and duration are drawn at
     random), but every row stores the same real move log, for its size (in the compact encoding
     of the Submission fields, games.compact, as intake stores it): so ``log_hash`` is a
-    distinct placeholder per row (sha256 of ``seed-log-<i>``), not the log's hash, and no seeded
-    row is a copy of another (the copy check finds none) or the original of a live submission.
+    distinct placeholder per row (sha256 of ``seed-log-<id>``), not the log's hash, and no seeded
+    row is a copy of another (the copy check finds none) or the original of a live submission
+    (its attempt, claim and log hash are made from the submission's id).
     ``times``: the action times stored on every row (compact), for the row's size; by default
     none (``times`` NULL, as before they were required): reads never look at them."""
     from django.db import connection
@@ -122,7 +125,7 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
         cursor.execute("SELECT setseed(%s)", [seed])
         cursor.execute(f"""
             CREATE UNLOGGED TABLE bench_seed AS
-            SELECT i, won, moves, score, duration_ms, started_at,
+            SELECT i, i + %s - 1 AS sid, won, moves, score, duration_ms, started_at,
                    started_at + make_interval(secs => duration_ms / 1000.0) AS submitted_at
             FROM (
               SELECT i, won,
@@ -131,13 +134,13 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                      (120000 + random() * 3480000)::bigint AS duration_ms,
                      %s::date + make_interval(secs => random() * 80000) AS started_at
               FROM (SELECT i, random() < %s AS won FROM generate_series(1, %s) AS i) AS base
-            ) AS shaped""", [day, won_share, n])
+            ) AS shaped""", [first_id, day, won_share, n])
         cursor.execute(f"ALTER TABLE bench_seed ADD COLUMN rank_key bigint")
         cursor.execute(f"UPDATE bench_seed SET rank_key = {RANK_KEY_SQL}")
         cursor.execute("""
             INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id,
                                              ranked, hints)
-            SELECT md5('seed-attempt-' || i)::uuid, %s, %s, %s, started_at, i, true, 0 FROM bench_seed""",
+            SELECT md5('seed-attempt-' || sid)::uuid, %s, %s, %s, started_at, i, true, 0 FROM bench_seed""",
                        [code, number, day])
         cursor.execute("""
             INSERT INTO leaderboard_submission (
@@ -145,15 +148,15 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                 deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
                 duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id,
                 practice, flag_reasons, log_hash)
-            SELECT i, %s, %s, %s::bytea, %s::bytea, submitted_at, 'verified', md5('seed-claim-' || i)::uuid,
+            SELECT sid, %s, %s, %s::bytea, %s::bytea, submitted_at, 'verified', md5('seed-claim-' || sid)::uuid,
                    submitted_at + interval '50 ms', submitted_at + interval '100 ms', 1,
                    won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
-                   duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || i)::uuid, i,
-                   false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || i, 'UTF8')), 'hex')
+                   duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || sid)::uuid, i,
+                   false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || sid, 'UTF8')), 'hex')
             FROM bench_seed""", [number, day, actions, stored_times])
         cursor.execute("""
             INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)
-            SELECT i, %s, rank_key, submitted_at, i, i FROM bench_seed""", [board])
+            SELECT sid, %s, rank_key, submitted_at, i, sid FROM bench_seed""", [board])
         for table in ("leaderboard_submission", "leaderboard_boardentry"):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
         cursor.execute("DROP TABLE bench_seed")
@@ -177,3 +180,53 @@ def analyze() -> None:
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
+
+
+def _columns(cursor, table: str) -> list[str]:
+    cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                   "AND table_name = %s ORDER BY ordinal_position", [table])
+    return [name for name, in cursor.fetchall()]
+
+
+def _quoted(column: str) -> str:
+    return '"' + column.replace('"', '""') + '"'
+
+
+def numbered_plays(sources: list[int], numbers: list[int], first_id: int) -> list[int]:
+    """Plays of numbered deals (N codes, no day), each a copy of a seeded result: source
+    submission ``sources[k]`` played again as deal ``numbers[k]``, by the same player, with the
+    same log and result, in its own attempt; submission ids ``first_id`` onwards (returned).
+    Verified, and on no board yet: the caller ranks them as the service does after a
+    verification. Every other column is copied as it is, so a column added to the attempts or
+    submissions is carried over."""
+    from django.db import connection
+
+    from games import format_code
+
+    ids = list(range(first_id, first_id + len(sources)))
+    codes = [format_code(number, "N") for number in numbers]
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS bench_plays")
+        cursor.execute("CREATE TEMP TABLE bench_plays AS SELECT sid, source, number, code, "
+                       "md5('seed-play-' || sid)::uuid AS attempt "
+                       "FROM unnest(%s::bigint[], %s::bigint[], %s::int[], %s::text[]) AS p(sid, source, number, code)",
+                       [ids, sources, numbers, codes])
+        attempt_set = {"id": "p.attempt", "deal_code": "p.code", "deal_number": "p.number", "daily_date": "NULL",
+                       "ranked": "false", "hints": "0"}
+        columns = _columns(cursor, "leaderboard_attempt")
+        cursor.execute(
+            f'INSERT INTO leaderboard_attempt ({", ".join(map(_quoted, columns))}) '
+            f'SELECT {", ".join(attempt_set.get(c, "a." + _quoted(c)) for c in columns)} FROM bench_plays p '
+            f'JOIN leaderboard_submission s ON s.id = p.source JOIN leaderboard_attempt a ON a.id = s.attempt_id')
+        submission_set = {"id": "p.sid", "attempt_id": "p.attempt", "deal_number": "p.number", "daily_date": "NULL",
+                          "claim": "md5('seed-claim-' || p.sid)::uuid", "practice": "false", "copy_of_id": "NULL",
+                          "log_hash": "encode(sha256(convert_to('seed-log-' || p.sid, 'UTF8')), 'hex')"}
+        columns = _columns(cursor, "leaderboard_submission")
+        cursor.execute(
+            f'INSERT INTO leaderboard_submission ({", ".join(map(_quoted, columns))}) '
+            f'SELECT {", ".join(submission_set.get(c, "s." + _quoted(c)) for c in columns)} FROM bench_plays p '
+            f'JOIN leaderboard_submission s ON s.id = p.source')
+        cursor.execute("SELECT setval(pg_get_serial_sequence('leaderboard_submission', 'id'), "
+                       "(SELECT max(id) FROM leaderboard_submission))")
+        cursor.execute("DROP TABLE bench_plays")
+    return ids
