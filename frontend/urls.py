@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("play/<str:code>/", views.play_code, name="play-code"),
     path("boards/", views.boards, name="boards"),
     path("rules/", views.rules, name="rules"),
+    path("calendar/", views.calendar, name="calendar"),
+    re_path(r"^calendar/(?P<month>[0-9]{4}-[0-9]{2})/$", views.calendar, name="calendar-month"),
     path("players/<str:username>/", views.player, name="player"),
     path("groups/", views.groups, name="groups"),
     path("groups/<int:group_id>/", views.group, name="group"),

@@ -1,6 +1,7 @@
 """The pages of the site. Each one is a thin HTML shell: the ES modules in
 static/frontend/ do the work through the JSON API (and engine.js for the game itself)."""
 
+from datetime import date
 from functools import wraps
 
 from django.conf import settings
@@ -59,6 +60,19 @@ def boards(request):
 @ensure_csrf_cookie
 def player(request, username: str):
     return _page(request, "player.html", {"kind": "player", "username": username})
+
+
+@ensure_csrf_cookie
+def calendar(request, month: str | None = None):
+    """A month of deals of the day (this month, or ``month`` as YYYY-MM), each with the viewer's
+    result (the script asks /api/calendar/); a month that is no month is a 404."""
+    if month is not None:
+        try:
+            date.fromisoformat(f"{month}-01")
+        except ValueError:
+            return _page(request, "calendar.html", {"kind": "calendar", "month": None,
+                                                    "error": gettext("There is no such month.")}, status=404)
+    return _page(request, "calendar.html", {"kind": "calendar", "month": month})
 
 
 @ensure_csrf_cookie

@@ -201,9 +201,61 @@ class HistoryRow(ResultFields):
     practice = serializers.BooleanField(help_text="A later try at the day's deal: verified, never ranked.")
 
 
+class BucketOut(serializers.Serializer):
+    low = serializers.IntegerField(help_text="The fewest moves in the bucket.")
+    high = serializers.IntegerField(help_text="The most moves in the bucket (included).")
+    count = serializers.IntegerField()
+
+
 class ProfileOut(StreakFields):
     joined = serializers.DateField()
+    played = serializers.IntegerField(help_text="Days with a ranked result on the day's board.")
+    won = serializers.IntegerField(help_text="Days of those won (the daily wins).")
+    win_rate = serializers.FloatField(allow_null=True, help_text="won / played; null before a first day played.")
+    moves_distribution = BucketOut(many=True, help_text="The moves of the won days (each by its fewest), "
+                                                        "in buckets of equal width, empty ones included.")
     history = HistoryRow(many=True)
+
+
+class CalendarDayOut(serializers.Serializer):
+    date = serializers.DateField()
+    available = serializers.BooleanField(help_text="From the service's first deal of the day until today, "
+                                                   "when the day had a deal.")
+    final = serializers.BooleanField(help_text="The day's close plus the grace has passed: its deal's code, "
+                                               "its games' replays and playing it again are open.")
+    code = serializers.CharField(allow_null=True, help_text="The day's deal code; null until final.")
+    result = serializers.ChoiceField(
+        ["won", "lost", "practice", "none"], allow_null=True,
+        help_text="The caller's: won or lost (their ranked result on the day's board), practice (only a later "
+                  "try, or the deal played as a numbered deal), none; null when not signed in.")
+    submission = serializers.IntegerField(allow_null=True, help_text="The caller's result: the ranked one, "
+                                                                     "else the latest practice one.")
+    moves = serializers.IntegerField(allow_null=True, help_text="The moves of the caller's ranked result.")
+
+
+class CalendarOut(serializers.Serializer):
+    month = serializers.CharField(help_text="YYYY-MM")
+    today = serializers.DateField()
+    first_day = serializers.DateField(help_text="The service's first deal of the day.")
+    previous = serializers.CharField(allow_null=True, help_text="The month before (YYYY-MM) if it has days to show.")
+    next = serializers.CharField(allow_null=True, help_text="The month after (YYYY-MM) if it has begun.")
+    days = CalendarDayOut(many=True)
+
+
+class HistogramMeOut(serializers.Serializer):
+    won = serializers.BooleanField()
+    moves = serializers.IntegerField()
+    bucket = serializers.IntegerField(allow_null=True, help_text="The index of the bucket of a win ("
+                                                                 "\"you are here\"); null for a loss.")
+
+
+class HistogramOut(serializers.Serializer):
+    date = serializers.DateField()
+    board = serializers.CharField()
+    final = serializers.BooleanField()
+    winners = serializers.IntegerField(help_text="Won results on the day's board.")
+    buckets = BucketOut(many=True, help_text="The winners' moves in buckets of equal width, empty ones included.")
+    me = HistogramMeOut(allow_null=True, help_text="The caller's own entry on the board, if any.")
 
 
 class ErrorBody(serializers.Serializer):

@@ -17,9 +17,12 @@ urlpatterns = [
     path("submissions/<int:submission_id>/", views.SubmissionView.as_view(), name="submission"),
     path("leaderboards/daily/", views.DailyBoardTodayView.as_view(), name="board-daily-today"),
     path("leaderboards/daily/<str:day>/", views.DailyBoardView.as_view(), name="board-daily"),
+    path("leaderboards/daily/<str:day>/histogram/", views.DailyHistogramView.as_view(), name="board-daily-histogram"),
     path("leaderboards/deals/<str:deal>/", views.DealBoardView.as_view(), name="board-deal"),
     path("leaderboards/players/", views.PlayersBoardView.as_view(), name="board-players"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player"),
+    path("calendar/", views.CalendarThisMonthView.as_view(), name="calendar-this-month"),
+    path("calendar/<str:month>/", views.CalendarView.as_view(), name="calendar"),
     path("groups/", include("leaderboard.groups.urls")),
     re_path(r"^(?P<path>.*)$", api_not_found),
 ]

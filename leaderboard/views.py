@@ -16,16 +16,16 @@ from rest_framework.views import APIView
 import games
 from games.deal import MAX_DEAL
 
-from . import accounts, daily, days
+from . import accounts, calendar, daily, days
 from .authentication import CsrfWhenSessionCookie
-from .boards import entries, live, reads, stats
+from .boards import entries, histogram, live, reads, stats
 from .boards.order import daily_board, deal_board
 from .api_errors import too_large_message
 from .errors import Invalid, NotFound, TooLarge
 from .rendering import JSONBytesResponse
 from .serializers import (
-    AccountOut, AttemptIn, AttemptOut, BoardOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn, HintOut,
-    PlayersOut,
+    AccountOut, AttemptIn, AttemptOut, BoardOut, CalendarOut, CredentialsIn, DailyDealOut, ErrorOut, HintIn,
+    HintOut, HistogramOut, PlayersOut,
     ProfileOut, SubmissionAccepted, SubmissionIn, SubmissionOut,
 )
 from .submissions import attempts, intake
@@ -59,6 +59,19 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise NotFound(_("%(text)s is not a date (use YYYY-MM-DD).") % {"text": repr(text)}) from None
+
+
+def _month(text: str) -> date:
+    """A month of the calendar, YYYY-MM, as its first day."""
+    month = None
+    if len(text) == 7 and text.isascii() and text[4] == "-" and (text[:4] + text[5:]).isdigit():
+        try:
+            month = date.fromisoformat(f"{text}-01")
+        except ValueError:
+            pass
+    if month is None or not calendar.MONTHS[0] <= month <= calendar.MONTHS[1]:
+        raise NotFound(_("%(text)s is not a month of the calendar (use YYYY-MM).") % {"text": repr(text)})
+    return month
 
 
 def _valid(serializer_class, request) -> dict:
@@ -280,6 +293,19 @@ class DailyBoardTodayView(DailyBoardView):
         return super().get(request)
 
 
+class DailyHistogramView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: HistogramOut, **ERRORS})
+    def get(self, request, day: str):
+        """The winners' moves on a day's board, bucketed, and where the caller's own result is.
+        Public as the board is (every row shows its moves); cached, at most seconds behind it."""
+        when = _date(day)
+        if when > days.today():
+            raise NotFound(_("The board of %(day)s does not exist yet.") % {"day": when.isoformat()})
+        return Response(HistogramOut(histogram.day_histogram(when, request.user)).data)
+
+
 def _deal_number(deal: str) -> int:
     """The number of a numbered deal's board URL: a deal code or a deal number."""
     if deal.isascii() and deal.isdigit() and len(deal) <= 9 and 1 <= int(deal) <= MAX_DEAL:
@@ -320,3 +346,20 @@ class PlayerView(APIView):
     def get(self, request, username: str):
         entries.indexes_ensure(stats.history_boards(username))  # the history's ranks
         return Response(stats.player_profile(username))
+
+
+class CalendarView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: CalendarOut, **ERRORS})
+    def get(self, request, month: str | None = None):
+        """A month of deals of the day (YYYY-MM; this month by default) and, to a signed-in
+        caller, their own result on each day."""
+        when = _month(month) if month else calendar.month_of(days.today())
+        return Response(CalendarOut(calendar.month_calendar(when, request.user)).data)
+
+
+class CalendarThisMonthView(CalendarView):
+    @extend_schema(responses={200: CalendarOut, **ERRORS}, operation_id="calendar_this_month")
+    def get(self, request):
+        return super().get(request)

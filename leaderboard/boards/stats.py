@@ -1,5 +1,6 @@
 """Players' statistics: daily wins and streaks, recomputed from the record (a write, called by
-``entries`` when a daily result changes), the players' board and a player's profile (reads)."""
+``entries`` when a daily result changes), the players' board and a player's profile (reads):
+their days played and won, win rate and the distribution of their moves in won games."""
 
 from datetime import date, timedelta
 
@@ -9,7 +10,7 @@ from django.utils.translation import gettext
 from .. import cache, days, sql
 from ..errors import NotFound
 from ..models import BoardEntry, PlayerStats, Submission
-from . import reads
+from . import histogram, reads
 
 User = get_user_model()
 Status = Submission.Status
@@ -64,6 +65,28 @@ def current_streak(stats: PlayerStats, today: date) -> int:
     return 0
 
 
+# A player's daily record, a row per day played: whether any of the day's ranked results won,
+# and the fewest moves of its wins. The results that count are those of the streaks
+# (``stats_refresh``): verified, on the boards, not practice.
+_DAYS_PLAYED = (f'SELECT "daily_date", bool_or("won"), min("moves") FILTER (WHERE "won") FROM "{_SUBMISSIONS}" '
+                f'WHERE "player_id" = %s AND "status" = %s AND NOT "hidden" AND NOT "flagged" AND NOT "practice" '
+                f'AND "copy_of_id" IS NULL AND "daily_date" IS NOT NULL GROUP BY 1')
+
+
+def daily_record(player_id: int) -> dict:
+    """Days played and won (each day once, whatever its number of ranked tries), the win rate
+    (None before a first game) and the distribution of the moves of the won days (each won day
+    by its fewest moves), bucketed as a day's histogram is (``histogram.buckets``)."""
+    played = won = 0
+    moves: dict[int, int] = {}
+    for _day, day_won, day_moves in sql.run(_DAYS_PLAYED, [player_id, Status.VERIFIED]):
+        played += 1
+        if day_won:
+            won += 1
+            moves[day_moves] = moves.get(day_moves, 0) + 1
+    return {"played": played, "won": won, "win_rate": round(won / played, 4) if played else None,
+            "moves_distribution": histogram.buckets(moves)}
+
 
 def history_boards(username: str) -> list[str]:
     """The daily boards ``player_profile`` ranks the player on."""
@@ -90,7 +113,8 @@ def player_profile(username: str) -> dict:
     history.sort(key=lambda row: row["date"], reverse=True)  # stable: a day's ranked row first
     return {"player": player.username, "joined": days.day_of(player.date_joined).isoformat(),
             "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
-            "current_streak": current_streak(stats, days.today()), "history": history[:HISTORY_ROWS]}
+            "current_streak": current_streak(stats, days.today()), **daily_record(player.pk),
+            "history": history[:HISTORY_ROWS]}
 
 
 #: What a history row never shows: the logs are decoded from their compact bytes when loaded.

@@ -19,7 +19,7 @@ from frontend import catalogues
 pytestmark = pytest.mark.django_db
 
 PAGES = ["/", "/play/EH1-N-AAAAAAF/", "/play/EH1-X-AAAAAAF/", "/boards/", "/players/somebody/", "/replay/1/",
-         "/login/", "/signup/", "/rules/"]
+         "/login/", "/signup/", "/rules/", "/calendar/", "/calendar/2026-11/"]
 LANGUAGES = ("en", "pl", "de")
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{[a-z]+(?:!r)?(?::,)?\}|<[^>]*>")
 

@@ -5,6 +5,7 @@ import { clock, get, h, pageData } from "./api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { formatMoment } from "./time.js";
 import { groupList } from "./groups/links.js";
+import { showHistogram } from "./day-histogram.js";
 
 const page = pageData();
 const user = page.user || { authenticated: false };
@@ -117,6 +118,7 @@ async function showDay(day, pageNumber = 1) {
     );
     box.dataset.day = day;
     showGroups(day);
+    showHistogram($("daily-histogram"), day);
   } catch (exc) {
     meta.textContent = "";
     box.replaceChildren(h("p", { class: "form-error" }, exc.message));

@@ -3,6 +3,7 @@
 import { clock, get, h, pageData } from "./api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { groupList } from "./groups/links.js";
+import { barChart } from "./charts.js";
 
 const page = pageData();
 const user = page.user || {};
@@ -19,6 +20,11 @@ const TEXT = {
     : ngettext("%(day)s: %(moves)s move, %(place)s", "%(day)s: %(moves)s moves, %(place)s", moves),
   { day: formatDay(day), moves: formatNumber(moves), place }),
   dailyWins: gettext("daily wins"),
+  played: gettext("days played"),
+  winRate: gettext("win rate"),
+  distributionLabel: (n) => interpolate(ngettext("Moves in %(count)s won daily game", "Moves in %(count)s won daily games", n),
+    { count: formatNumber(n) }),
+  noWins: gettext("No daily game won yet."),
   currentStreak: gettext("current streak"),
   bestStreak: gettext("best streak"),
   joined: gettext("joined"),
@@ -113,11 +119,18 @@ async function start() {
     return;
   }
   const stat = (label, value, id) => h("div", {}, h("b", { "data-testid": id }, value), h("span", { class: "muted" }, label));
+  const rate = data.win_rate === null ? "–"
+    : new Intl.NumberFormat(document.documentElement.lang || "en", { style: "percent", maximumFractionDigits: 0 }).format(data.win_rate);
   stats.replaceChildren(
+    stat(TEXT.played, formatNumber(data.played), "played"),
     stat(TEXT.dailyWins, formatNumber(data.daily_wins), "daily-wins"),
+    stat(TEXT.winRate, rate, "win-rate"),
     stat(TEXT.currentStreak, formatNumber(data.current_streak), "current-streak"),
     stat(TEXT.bestStreak, formatNumber(data.best_streak), "best-streak"), stat(TEXT.joined, formatDay(data.joined), "joined"));
   chartBox.replaceChildren(movesChart(data.history));
+  document.getElementById("player-distribution").replaceChildren(data.won
+    ? barChart(data.moves_distribution, { label: TEXT.distributionLabel(data.won), testid: "moves-distribution" })
+    : h("p", { class: "empty" }, TEXT.noWins));
   if (!data.history.length) {
     historyBox.replaceChildren(h("p", { class: "empty" }, TEXT.noResults));
   } else {
