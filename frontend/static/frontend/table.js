@@ -11,8 +11,14 @@
  *   foundations [data-foundations], each [data-foundation="1"] data-suit="S" data-count
  * Elements a player may pick up carry data-src: "col:3:5", "waste", "f:2". Every slot has a
  * data-key ("col:3:5", "column:3", "stock", "waste", "foundation:2") for highlighting.
+ *
+ * For screen readers every card and pile has a role and a label in words ("seven of clubs,
+ * face up"; "column 3, 5 cards, top: queen of hearts"). On the play page (`interactive`) the
+ * piles and face-up column cards are buttons a keyboard reaches (tabindex -1: play/keyboard.js
+ * moves the one tab stop among them); on the replay page they are pictures in labelled groups.
  */
 
+import { cardName } from "./card-words.js";
 import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -25,7 +31,14 @@ const TEXT = {
   stockEmpty: gettext("stock empty: turn the waste over"),
   allEmpty: gettext("stock and waste empty"),
   foundation: (number, suit, top) => interpolate(top ? gettext("foundation %(number)s (%(suit)s): %(card)s")
-    : gettext("foundation %(number)s (%(suit)s), empty"), { number, suit, card: top }),
+    : gettext("foundation %(number)s (%(suit)s), empty"), { number, suit, card: top && cardName(top) }),
+  foundations: gettext("foundations"),
+  faceUp: (name) => interpolate(gettext("%(card)s, face up"), { card: cardName(name) }),
+  waste: (n, top) => interpolate(n ? ngettext("waste, %(count)s card, top: %(card)s", "waste, %(count)s cards, top: %(card)s", n)
+    : gettext("waste, empty"), { count: formatNumber(n), card: top && cardName(top) }),
+  column: (number, n, top) => interpolate(n ? ngettext(
+    "column %(number)s, %(count)s card, top: %(card)s", "column %(number)s, %(count)s cards, top: %(card)s", n)
+    : gettext("column %(number)s, empty: only a King goes here"), { number, count: formatNumber(n), card: top && cardName(top) }),
 };
 /** Foundations 1..8: 1-2 spades, 3-4 hearts, 5-6 diamonds, 7-8 clubs. */
 export const FOUNDATION_SUITS = ["S", "S", "H", "H", "D", "D", "C", "C"];
@@ -55,13 +68,13 @@ function el(tag, className, attrs = {}) {
 /** A face-up card (rank + suit in the corners, a big pip in the middle) or a card back. */
 export function cardElement(name, faceUp = true) {
   if (!faceUp) {
-    const back = el("div", "card down", { "data-face": "down", "aria-label": TEXT.faceDown });
+    const back = el("div", "card down", { "data-face": "down", role: "img", "aria-label": TEXT.faceDown });
     back.append(el("span", "back-pattern"));
     return back;
   }
   const suit = SUIT_SYMBOL[name[1]];
   const node = el("div", `card up ${isRed(name) ? "red" : "black"}`, {
-    "data-card": name, "data-face": "up", "aria-label": name,
+    "data-card": name, "data-face": "up", role: "img", "aria-label": TEXT.faceUp(name),
   });
   const corner = el("span", "corner");
   corner.append(el("span", "rank"), el("span", "suit"));
@@ -93,6 +106,9 @@ export function measure(width) {
  */
 export function renderTable(root, snap, options = {}) {
   const { interactive = false, keys = {} } = options;
+  // A pile is a button to press on the play page, a labelled group of pictures elsewhere.
+  const pileRole = interactive ? "button" : "group";
+  const reachable = interactive ? "-1" : null;
   const size = measure(options.width || root.clientWidth || 360);
   const { w, h, gap } = size;
   root.style.setProperty("--w", `${w}px`);
@@ -107,7 +123,7 @@ export function renderTable(root, snap, options = {}) {
 
   // Stock: face down, with its count; a tap draws (or turns the waste over when empty).
   const stock = el("div", "pile stock", {
-    "data-stock": "", "data-count": snap.stock.length, "data-key": "stock", role: "button",
+    "data-stock": "", "data-count": snap.stock.length, "data-key": "stock", role: pileRole,
     tabindex: interactive ? "0" : null,
     "aria-label": snap.stock.length ? TEXT.stock(snap.stock.length) : snap.waste.length ? TEXT.stockEmpty : TEXT.allEmpty,
   });
@@ -124,7 +140,10 @@ export function renderTable(root, snap, options = {}) {
   stock.append(count);
 
   // Waste: face up, only its top card plays.
-  const waste = el("div", "pile waste", { "data-waste": "", "data-count": snap.waste.length, "data-key": "waste" });
+  const waste = el("div", "pile waste", {
+    "data-waste": "", "data-count": snap.waste.length, "data-key": "waste", role: pileRole, tabindex: reachable,
+    "aria-label": TEXT.waste(snap.waste.length, snap.waste[snap.waste.length - 1]),
+  });
   if (snap.waste.length) {
     if (snap.waste.length > 1) {
       const under = cardElement(snap.waste[snap.waste.length - 2]);
@@ -142,13 +161,15 @@ export function renderTable(root, snap, options = {}) {
   piles.append(stock, waste);
 
   // Foundations 1..8, each marked by its suit.
-  const foundations = el("div", "foundations", { "data-foundations": "", "data-key": "foundations" });
+  const foundations = el("div", "foundations", {
+    "data-foundations": "", "data-key": "foundations", role: "group", "aria-label": TEXT.foundations,
+  });
   snap.foundations.forEach((topName, f) => {
     const suit = FOUNDATION_SUITS[f];
     const rank = topName ? "A23456789TJQK".indexOf(topName[0]) + 1 : 0;
     const slot = el("div", `pile foundation suit-${suit}`, {
       "data-foundation": f + 1, "data-suit": suit, "data-count": rank, "data-key": `foundation:${f + 1}`,
-      "aria-label": TEXT.foundation(f + 1, SUIT_WORD[suit], topName),
+      role: pileRole, tabindex: reachable, "aria-label": TEXT.foundation(f + 1, SUIT_WORD[suit], topName),
     });
     const mark = el("span", `pile-mark ${suit === "H" || suit === "D" ? "red" : "black"}`);
     mark.textContent = SUIT_SYMBOL[suit];
@@ -186,8 +207,13 @@ export function renderTable(root, snap, options = {}) {
   }
   snap.columns.forEach((cards, c) => {
     const n = c + 1;
-    const column = el("div", "column", { "data-column": n, "data-key": `column:${n}`, "data-count": cards.length });
-    const slot = el("div", "slot");
+    // An empty column is a button (a place to put a King); else a group of its cards.
+    const column = el("div", "column", {
+      "data-column": n, "data-key": `column:${n}`, "data-count": cards.length,
+      role: cards.length || !interactive ? "group" : "button", tabindex: cards.length ? null : reachable,
+      "aria-label": TEXT.column(n, cards.length, cards[cards.length - 1]),
+    });
+    const slot = el("div", "slot", { "aria-hidden": "true" });
     slot.textContent = "K";
     column.append(slot);
     let y = 0;
@@ -198,7 +224,11 @@ export function renderTable(root, snap, options = {}) {
       card.dataset.index = i;
       card.dataset.key = `col:${n}:${i}`;
       if (!faceUp) card.removeAttribute("data-card");
-      if (faceUp && interactive) card.dataset.src = `col:${n}:${i}`;
+      if (faceUp && interactive) {
+        card.dataset.src = `col:${n}:${i}`;
+        card.setAttribute("role", "button");
+        card.setAttribute("tabindex", "-1");
+      }
       if (i === cards.length - 1) card.dataset.top = "";
       card.style.top = `${y}px`;
       card.style.zIndex = String(i + 1);
