@@ -12,6 +12,9 @@
  *   actions.js            what a card's place and an action text mean, in cells and in words
  *   text.js               every text a person reads (translated: ../i18n.js)
  *   how-to.js             a first visit's how to play, until dismissed
+ *   keyboard.js           the game by keyboard: the focus on the table, keys to pick up and put down
+ *   history.js            undo, and redo (the page's: it plays an undone action again)
+ *   announce.js           the live region: each action in words, for screen readers
  *
  * Every action goes through the engine (engine.js): the page only turns gestures into action
  * texts, asks the engine, and keeps the action log with the time of each action (timing.js).
@@ -19,10 +22,13 @@
 
 import { InvalidCode, MAX_DEAL, MIN_DEAL, formatCode, parseCode } from "./engine.js";
 import { pageData } from "./api.js";
+import { bindAnnouncer } from "./play/announce.js";
 import { openDaily, showPanel } from "./play/daily.js";
-import { act, dealAgain, openNumbered } from "./play/deal.js";
+import { dealAgain, openNumbered } from "./play/deal.js";
 import { bindGestures } from "./play/gestures.js";
+import { undo } from "./play/history.js";
 import { bindHowTo } from "./play/how-to.js";
+import { bindKeyboard } from "./play/keyboard.js";
 import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
 import { askHint } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
@@ -70,7 +76,7 @@ function playTyped(input) {
 }
 
 function bindToolbar(play) {
-  $("undo").addEventListener("click", () => act(play, "u"));
+  $("undo").addEventListener("click", () => undo(play));
   $("hint").addEventListener("click", () => askHint(play));
   $("same-deal").addEventListener("click", () => sameDeal(play));
   $("new-deal").addEventListener("click", () => {
@@ -115,6 +121,8 @@ const play = createPlayState(pageData());
 bindSettings(play);
 setInterval(() => tick(play), 1000);
 bindGestures(play);
+bindKeyboard(play);
+bindAnnouncer(play);
 bindToolbar(play);
 bindResize(play);
 bindHowTo();

@@ -10,8 +10,7 @@
  *   drag a card with K-1 cards on it to M -> "N>M:K" (the engine allows only a King-led run
  *                                            onto an empty column and says why otherwise)
  *   drag a foundation's top card onto N   -> "fK>N" (take back)
- *   Enter or Space on the stock           -> "s"
- *   Ctrl+Z (or Cmd+Z)                     -> "u" (the Undo button is the toolbar's)
+ * (Keys are keyboard.js's.)
  */
 
 import { describeSource, parseSrc } from "./actions.js";
@@ -34,18 +33,6 @@ export function bindGestures(play) {
     if (!play.press || event.pointerId !== play.press.id) return;
     if (play.press.dragging) cleanupDrag(play.press);
     play.press = null;
-  });
-  tableEl.addEventListener("keydown", (event) => {
-    if ((event.key === "Enter" || event.key === " ") && event.target.hasAttribute("data-stock")) {
-      event.preventDefault();
-      act(play, "s");
-    }
-  });
-  document.addEventListener("keydown", (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !event.target.closest("input, textarea")) {
-      event.preventDefault();
-      act(play, "u");
-    }
   });
 }
 

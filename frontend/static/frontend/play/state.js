@@ -24,6 +24,12 @@ export function createPlayState(page = {}) {
     tapWait: null,         // a first tap that found no foundation, waiting for a second
     press: null,           // the pointer pressed on a card or the stock, until it is let go
     layout: null,          // the table's measured width and height for drawing
+    cursor: null,          // the keyboard's place on the table: {place, depth} (keyboard.js)
+    held: null,            // the card(s) the keyboard picked up, until put down (keyboard.js)
+    focusKept: false,      // the focus was last in the game: a drawing puts it back (keyboard.js)
+    lastInput: null,       // "key" or "pointer": the focus put back scrolls only for keys
+    redo: null,            // the actions undos took back, to play again (history.js)
+    announced: null,       // the game as the live region last told it (announce.js)
   };
 }
 

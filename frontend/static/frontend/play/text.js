@@ -80,6 +80,27 @@ export const TEXT = {
   nowhereToGo: (card) => say(gettext("%(card)s has nowhere to go: no foundation and no column takes it."), { card }),
   thatCard: gettext("That card"),
 
+  // The keyboard (keyboard.js, history.js) and what the live region says (announce.js); the
+  // cards in words come from ../card-words.js.
+  pickedUp: (card) => say(gettext("Picked up %(card)s."), { card }),
+  pickedUpRun: (card, n) => say(ngettext(
+    "Picked up %(card)s with %(count)s card on it.", "Picked up %(card)s with %(count)s cards on it.", n),
+  { card, count: formatNumber(n) }),
+  putBack: gettext("Put back."),
+  nothingToPickUp: gettext("Nothing to pick up here."),
+  cannotPutThere: gettext("Cards go onto a column or a foundation, not here."),
+  notAllowed: gettext("That move is not allowed."),
+  nothingToRedo: gettext("Nothing to redo."),
+  drew: (card) => say(gettext("Drew %(card)s."), { card }),
+  wasteTurned: gettext("Turned the waste over into the stock."),
+  undone: gettext("Undone."),
+  toFoundationDone: (card, number) => say(gettext("%(card)s to foundation %(number)s."), { card, number }),
+  toColumnDone: (card, number) => say(gettext("%(card)s to column %(number)s."), { card, number }),
+  runToColumnDone: (card, n, number) => say(ngettext(
+    "%(card)s and %(count)s card on it to column %(number)s.", "%(card)s and %(count)s cards on it to column %(number)s.", n),
+  { card, count: formatNumber(n), number }),
+  turnedUp: (card) => say(gettext("Turned up %(card)s."), { card }),
+
   // Hints.
   hintSignIn: gettext("Sign in to get hints"),
   hint: gettext("Hint"),
