@@ -3,6 +3,7 @@
 // owner's tools. To anyone but a member the API answers 404: the page shows that message only.
 import { api, clock, get, h, pageData, post } from "../api.js";
 import { formatDay, formatNumber } from "../i18n.js";
+import { fetchTagged, politeRegion, showTable, watch } from "../live.js";
 import { TEXT } from "./text.js";
 
 const page = pageData();
@@ -13,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 const BOARD_SIZE = 100; // a group's whole board: at most 100 members
 let today = null;
 let group = null;
+let boardWatch = null; // the shown day's board, polled (live.js)
+let boardShown = 0; // counts showDay's calls: a late answer of an earlier one is not watched
+const sayPlace = politeRegion($("board-meta"), "place-news");
 
 function setParam(name, value) {
   const url = new URL(window.location.href);
@@ -53,20 +57,37 @@ export function boardTable(data, { replayable = () => false } = {}) {
 }
 
 async function showDay(day) {
+  if (boardWatch) boardWatch.stop();
+  boardWatch = null;
+  const shown = ++boardShown;
   const box = $("group-board");
   box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
   const path = day === today ? `${base}boards/daily/` : `${base}boards/daily/${day}/`;
+  const boardPath = `${path}?page_size=${BOARD_SIZE}`;
   try {
-    const [board, mine, deal] = await Promise.all([
-      get(`${path}?page_size=${BOARD_SIZE}`),
+    const [first, mine, deal] = await Promise.all([
+      fetchTagged(boardPath),
       get(`${path}?around=me&page_size=1`),
       get(`/api/daily/${day}/`).catch(() => null),
     ]);
     const final = deal ? deal.final : false;
-    $("board-meta").replaceChildren(TEXT.boardMeta(day === today ? TEXT.today : formatDay(day), board.count, board.members),
-      mine.me ? h("b", { "data-testid": "my-place" }, TEXT.yourPlace(mine.me)) : "");
-    box.replaceChildren(boardTable(board, { replayable: (row) => final || row.player === user.username }));
+    let place = mine.me;
+    const draw = (board) => {
+      $("board-meta").replaceChildren(TEXT.boardMeta(day === today ? TEXT.today : formatDay(day), board.count, board.members),
+        place ? h("b", { "data-testid": "my-place" }, TEXT.yourPlace(place)) : "");
+      showTable(box, boardTable(board, { replayable: (row) => final || row.player === user.username }));
+    };
+    draw(first.data);
     box.dataset.day = day;
+    if (shown !== boardShown) return;
+    // Live, without a reload (an unchanged board is a 304). The whole group is one page (at
+    // most 100 members), so the caller's place is their row's: one poll, not two.
+    boardWatch = watch(boardPath, (board) => {
+      const row = board.results.find((each) => each.player === user.username);
+      if (row && row.rank !== place) sayPlace(TEXT.placeNow(row.rank));
+      place = row ? row.rank : null;
+      draw(board);
+    }, { tag: first.tag });
   } catch (exc) {
     box.replaceChildren(h("p", { class: "form-error" }, exc.message));
   }

@@ -28,6 +28,7 @@ export const TEXT = {
   boardMeta: (day, played, members) => counted(ngettext("%(day)s: %(played)s of %(count)s member played",
     "%(day)s: %(played)s of %(count)s members played", members), members, { day, played: formatNumber(played) }),
   yourPlace: (place) => interpolate(gettext(" · your place #%(place)s"), { place: formatNumber(place) }),
+  placeNow: (place) => interpolate(gettext("Your place in the group is now #%(place)s."), { place: formatNumber(place) }),
   emptyBoard: gettext("No member has a ranked result on this day yet."),
   player: gettext("Player"),
   result: gettext("Result"),

@@ -6,8 +6,10 @@
  */
 
 import { ApiError, get, post } from "../api.js";
+import { fetchTagged } from "../live.js";
 import { AttemptClock } from "../timing.js";
 import { actionKeys, describeAction } from "./actions.js";
+import { watchRank } from "./live-rank.js";
 import { renderResult } from "./result-card.js";
 import { saveGame } from "./saved-game.js";
 import { attemptIsMine } from "./state.js";
@@ -166,8 +168,9 @@ async function fetchRank(play, sub) {
     : `/api/leaderboards/deals/${sub.deal_number}/?around=me&page_size=5`;
   const board = { daily_date: sub.daily_date, deal_number: sub.deal_number };
   try {
-    const answer = await get(path);
+    const { data: answer, tag } = await fetchTagged(path);
     play.record.rank = { me: answer.me, count: answer.count, ...board };
+    watchRank(play, path, board, tag); // kept current while the card is open
   } catch (exc) {
     play.record.rank = { me: null, error: exc.message, ...board };
   }

@@ -162,6 +162,7 @@ export const TEXT = {
   dealBoard: (number) => say(gettext("the board of deal %(number)s"), { number }),
   seeBoard: gettext("See the board"),
   rankUnavailable: (why) => say(gettext("Rank unavailable: %(reason)s"), { reason: why }),
+  rankNow: (rank) => say(gettext("Your rank on this board is now #%(rank)s."), { rank: formatNumber(rank) }),
   notClean: gettext("Not a clean game (undo or hints used)."),
   dayClosed: (when) => say(gettext("The day closed at %(time)s; this game can no longer be ranked."), { time: when }),
   sameDeal: gettext("Same deal"),
