@@ -5,6 +5,7 @@ import { clock, get, h, pageData } from "./api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
 import { formatMoment } from "./time.js";
 import { groupList } from "./groups/links.js";
+import { fetchTagged, politeRegion, showTable, watch } from "./live.js";
 import { showHistogram } from "./day-histogram.js";
 
 const page = pageData();
@@ -14,6 +15,10 @@ const PAGE_SIZE = 25;
 const $ = (id) => document.getElementById(id);
 let today = null;
 let myGroups = [];
+let dayWatches = []; // the shown day's board and rank, polled (live.js)
+let dayShown = 0; // counts showDay's calls: a late answer of an earlier one is not watched
+let dealWatch = null;
+const sayRank = politeRegion($("daily-meta"), "rank-news");
 
 /** The texts a person reads, in the page's language (i18n.js). */
 const TEXT = {
@@ -40,6 +45,7 @@ const TEXT = {
   proven: gettext(" · proven winnable"),
   players: (n) => interpolate(ngettext(" · %(count)s player", " · %(count)s players", n), { count: formatNumber(n) }),
   yourRank: (rank) => interpolate(gettext(" · your rank #%(rank)s"), { rank }),
+  rankNow: (rank) => interpolate(gettext("Your rank on this board is now #%(rank)s."), { rank }),
   dealNumber: (number) => interpolate(gettext("Deal #%(number)s · "), { number }),
   playCode: (code) => interpolate(gettext("play %(code)s"), { code }),
   nobody: gettext("Nobody has won a deal of the day yet."),
@@ -92,32 +98,51 @@ function pager(data, go) {
 // -- the deal of the day ----------------------------------------------------------------------
 
 async function showDay(day, pageNumber = 1) {
+  dayWatches.forEach((watching) => watching.stop());
+  dayWatches = [];
+  const shown = ++dayShown;
   const box = $("daily-board");
   const meta = $("daily-meta");
   box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
   const path = day === today ? "/api/leaderboards/daily/" : `/api/leaderboards/daily/${day}/`;
+  const boardPath = `${path}?page=${pageNumber}&page_size=${PAGE_SIZE}`;
+  const minePath = `${path}?around=me&page_size=1`;
   try {
-    const [board, deal, mine] = await Promise.all([
-      get(`${path}?page=${pageNumber}&page_size=${PAGE_SIZE}`),
+    const [first, deal, mineFirst] = await Promise.all([
+      fetchTagged(boardPath),
       get(`/api/daily/${day}/`).catch(() => null),
-      user.authenticated ? get(`${path}?around=me&page_size=1`).catch(() => null) : Promise.resolve(null),
+      user.authenticated ? fetchTagged(minePath).catch(() => null) : Promise.resolve(null),
     ]);
+    let board = first.data;
+    let mine = mineFirst && mineFirst.data;
     // The deal's code (and its games) are public only once the day is final: close plus grace.
     const closed = deal ? deal.final : false;
-    meta.replaceChildren(
-      `${day === today ? TEXT.today : formatDay(day)}: `,
-      deal && deal.code ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
-      deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, TEXT.proven) : "",
-      TEXT.players(board.count),
-      closed ? TEXT.final : TEXT.open(deal && deal.closes_at ? formatMoment(deal.closes_at) : TEXT.midnight),
-      mine && mine.me ? h("b", { "data-testid": "my-rank" }, TEXT.yourRank(mine.me)) : "",
-    );
-    box.replaceChildren(
-      resultTable(board, { me: mine && mine.me, replayable: (row) => closed || row.player === user.username }),
-      pager(board, (n) => showDay(day, n)) || "",
-    );
+    const draw = () => {
+      meta.replaceChildren(
+        `${day === today ? TEXT.today : formatDay(day)}: `,
+        deal && deal.code ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
+        deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, TEXT.proven) : "",
+        TEXT.players(board.count),
+        closed ? TEXT.final : TEXT.open(deal && deal.closes_at ? formatMoment(deal.closes_at) : TEXT.midnight),
+        mine && mine.me ? h("b", { "data-testid": "my-rank" }, TEXT.yourRank(mine.me)) : "",
+      );
+      showTable(box,
+        resultTable(board, { me: mine && mine.me, replayable: (row) => closed || row.player === user.username }),
+        pager(board, (n) => showDay(day, n)));
+    };
+    draw();
     box.dataset.day = day;
     showGroups(day);
+    // Live: new results and the rank, without a reload (unchanged answers are 304s).
+    if (shown !== dayShown) return;
+    dayWatches.push(watch(boardPath, (data) => { board = data; draw(); }, { tag: first.tag }));
+    if (mineFirst) {
+      dayWatches.push(watch(minePath, (data) => {
+        if (data.me && data.me !== (mine && mine.me)) sayRank(TEXT.rankNow(data.me));
+        mine = data;
+        draw();
+      }, { tag: mineFirst.tag }));
+    }
     showHistogram($("daily-histogram"), day);
   } catch (exc) {
     meta.textContent = "";
@@ -153,6 +178,8 @@ async function loadGroups() {
 // -- a numbered deal ---------------------------------------------------------------------------
 
 async function showDeal(typed, pageNumber = 1) {
+  if (dealWatch) dealWatch.stop();
+  dealWatch = null;
   const box = $("deal-board");
   const meta = $("deal-meta");
   let dealCode;
@@ -168,11 +195,16 @@ async function showDeal(typed, pageNumber = 1) {
   const nCode = formatCode(number, "N");
   box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
   try {
-    const board = await get(`/api/leaderboards/deals/${number}/?page=${pageNumber}&page_size=${PAGE_SIZE}`);
-    meta.replaceChildren(TEXT.dealNumber(number), h("a", { href: `/play/${nCode}/`, "data-testid": "play-deal" }, TEXT.playCode(nCode)),
-      TEXT.players(board.count));
-    box.replaceChildren(resultTable(board, { replayable: (row) => row.player === user.username }),
-      pager(board, (n) => showDeal(typed, n)) || "");
+    const path = `/api/leaderboards/deals/${number}/?page=${pageNumber}&page_size=${PAGE_SIZE}`;
+    const first = await fetchTagged(path);
+    const draw = (board) => {
+      meta.replaceChildren(TEXT.dealNumber(number), h("a", { href: `/play/${nCode}/`, "data-testid": "play-deal" }, TEXT.playCode(nCode)),
+        TEXT.players(board.count));
+      showTable(box, resultTable(board, { replayable: (row) => row.player === user.username }),
+        pager(board, (n) => showDeal(typed, n)));
+    };
+    draw(first.data);
+    dealWatch = watch(path, draw, { tag: first.tag });
   } catch (exc) {
     meta.textContent = "";
     box.replaceChildren(h("p", { class: "form-error" }, exc.message));
