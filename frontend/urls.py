@@ -6,7 +6,11 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", views.play_daily, name="play-daily"),
+    # The game page's shell, ahead of the codes (a code is upper case): see frontend/offline.py.
+    path("play/offline/", views.play_offline, name="play-offline"),
     path("play/<str:code>/", views.play_code, name="play-code"),
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("boards/", views.boards, name="boards"),
     path("rules/", views.rules, name="rules"),
     path("calendar/", views.calendar, name="calendar"),

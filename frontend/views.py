@@ -6,16 +6,20 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 import games
 from games.cards import DECK_SIZE
 from games.deal import COLUMNS
 from games.game import FOUNDATIONS, HISTORY_LIMIT
+
+from . import offline
 
 
 def _page(request, template: str, page: dict, status: int = 200, **extra):
@@ -50,6 +54,42 @@ def play_code(request, code: str):
         return _page(request, "play.html", {"kind": "play", "daily": False, "code": None,
                                              "error": games.render(exc.refusal, gettext)}, status=404)
     return _page(request, "play.html", {"kind": "play", "daily": False, "code": code})
+
+
+def play_offline(request):
+    """The game page's shell, which the service worker keeps (frontend/offline.py): offline, it
+    stands in for any numbered deal's page and deals the deal named in the address."""
+    return _page(request, "play.html", {"kind": "play", "daily": False, "code": None, "shell": True})
+
+
+def service_worker(request):
+    """The service worker, from the site's root so that its scope covers every page (the
+    header says so too, for a worker registered from a page under /play/)."""
+    response = render(request, "frontend/sw.js", offline.worker_context(),
+                      content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"  # the browser compares it at each visit
+    return response
+
+
+def manifest(request):
+    """The web app manifest: the site installs as an app that opens on today's deal."""
+    icon = "frontend/icons/icon-{}.png"
+    body = {
+        "name": "Easy Harp Daily", "short_name": "Easy Harp",
+        "description": gettext("The deal of the day of Easy Harp solitaire, and its leaderboards."),
+        "lang": get_language(), "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": "#0e4a29", "theme_color": "#17643a",
+        "icons": [
+            {"src": static("frontend/icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": static(icon.format(192)), "sizes": "192x192", "type": "image/png"},
+            {"src": static(icon.format(512)), "sizes": "512x512", "type": "image/png"},
+            {"src": static(icon.format("maskable-512")), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+        ],
+    }
+    return JsonResponse(body, content_type="application/manifest+json",
+                        json_dumps_params={"ensure_ascii": False, "indent": 1})
 
 
 @ensure_csrf_cookie
