@@ -1,0 +1,132 @@
+"""Pictures of every page (issue 14, item 8): each page at phone (390x844, touch) and desktop
+(1366x900) width, in English, Polish and German, saved under test-artifacts/screenshots/ as
+<language>-<device>-<page>.png for a person to look through. One server, one browser, two
+players with verified games (one of today's deal) and a group, so that every page has something
+on it.
+
+Each picture is of a page that rendered in its language: <html lang> is the language, the
+page's heading or main control reads as the catalogue translates it, and (Polish and German) no
+run of three English words of the catalogues is left on it."""
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import Resolver404, resolve
+from django.utils import timezone, translation
+from django.utils.translation.trans_real import DjangoTranslation
+from playwright.sync_api import Page, expect
+
+from games import format_code
+from leaderboard import accounts
+from leaderboard.groups import services as groups
+from leaderboard.models import Attempt
+from leaderboard.submissions import intake, verification
+
+from .conftest import ARTIFACTS, PASSWORD
+from .test_languages import english_left
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DEVICES = {
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1366, "height": 900}},
+}
+LOCALES = {"en": "en-US", "pl": "pl-PL", "de": "de-DE"}
+
+
+def words(language: str, domain: str, msgid: str) -> str:
+    """``msgid`` as the catalogue of ``domain`` (django: the templates; djangojs: the modules)
+    has it in ``language``."""
+    if domain == "django":
+        with translation.override(language):
+            return translation.gettext(msgid)
+    return DjangoTranslation(language, domain="djangojs").gettext(msgid)
+
+
+def pages(replay_id: int, group_id: int) -> list[tuple]:
+    """(name, path, what shows it is ready, what must read in the page's language: a selector,
+    the catalogue's domain and msgid). Signed out first: the log-in and sign-up forms."""
+    listed = [
+        ("login", "/login/", "[data-testid=auth-form]", ("[data-testid=auth-submit]", "django", "Log in")),
+        ("signup", "/signup/", "[data-testid=auth-form]", ("[data-testid=auth-submit]", "django", "Create account")),
+        ("daily", "/", "[data-testid=game][data-stage=start]", ("[data-testid=daily-panel] h2", "djangojs", "Your ranked try")),
+        ("deal", "/play/EH1-N-AAAAAAF/", "#table[data-ready=true]", ("[data-testid=same-deal]", "django", "Same deal")),
+        ("boards", "/boards/", "body[data-ready=true]", ("h1", "django", "Leaderboards")),
+        ("player", "/players/bob/", "body[data-ready=true]", ("main", "django", "Daily history")),
+        ("replay", f"/replay/{replay_id}/", "#table[data-ready=true]", ("[data-testid=replay-title]", "djangojs", "won")),
+        ("rules", "/rules/", "h1", ("h1", "django", "Easy Harp: the rules")),
+        ("groups", "/groups/", "body[data-ready=true]", ("h1", "django", "Groups")),
+        ("group", f"/groups/{group_id}/", "body[data-ready=true]", ("main", "django", "Standings")),
+    ]
+    try:  # a page added since (issue 15's calendar), when it is there
+        resolve("/calendar/")
+        listed.append(("calendar", "/calendar/", "h1", ("h1", "django", "Calendar")))
+    except Resolver404:
+        pass
+    return listed
+
+
+def verified_game(player, line: list[str], number: int, daily_date=None) -> int:
+    """A won game of ``player`` (today's deal when ``daily_date``, else the numbered deal),
+    begun 30 minutes ago, stored by intake and verified by the worker's service."""
+    code = format_code(number, "D" if daily_date else "N")
+    attempt = Attempt.objects.create(player=player, deal_code=code, deal_number=number, daily_date=daily_date,
+                                     ranked=daily_date is not None, started_at=timezone.now() - timedelta(minutes=30))
+    times = [1000 * (i + 1) for i in range(len(line))] if daily_date else None
+    submission = intake.submission_create(attempt=attempt, player=player, actions=line, times=times)
+    verified = verification.submission_verify(submission.pk)
+    assert verified is not None and verified.status == "verified" and verified.won and verified.on_boards
+    return submission.pk
+
+
+def shoot(page: Page, base: str, language: str, device: str, page_spec: tuple) -> None:
+    name, path, ready, (selector, domain, msgid) = page_spec
+    page.goto(f"{base}{path}")
+    page.wait_for_selector(ready)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator(selector).first).to_contain_text(words(language, domain, msgid))
+    if language != "en":
+        assert not english_left(page), (name, english_left(page))
+    page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{language}-{device}-{name}.png"), full_page=True)
+
+
+def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_server, todays_deal, settings):
+    deal, line = todays_deal
+    # The game below is verified here, not by a worker, with the tempo rules off: its times are
+    # a test's, evenly spaced, which those rules rightly flag.
+    settings.TEMPO_MIN_ACTIONS = 1_000_000
+    ada = accounts.user_signup(username="ada", password=PASSWORD)
+    bob = accounts.user_signup(username="bob", password=PASSWORD)
+    group = groups.group_create(owner=ada, name="Harpists")
+    groups.group_join(player=bob, code=group.invite_code)
+    # Not the same log as bob's (that would be a copy, off the boards): a draw taken back first.
+    replay_id = verified_game(ada, ["s", "u", *line], deal.number)
+    verified_game(bob, line, deal.number, daily_date=deal.date)  # on today's boards, in bob's history
+    client = Client()
+    client.force_login(ada)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+    base = live_server.url
+    specs = pages(replay_id, group.pk)
+
+    shot = 0
+    for language, locale in LOCALES.items():
+        for device, options in DEVICES.items():
+            context = browser.new_context(locale=locale, timezone_id="Europe/Warsaw", **options)
+            context.set_default_timeout(15_000)
+            context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
+            errors: list[str] = []
+            page = context.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            try:
+                for spec in specs:
+                    if spec[0] == "daily":  # the first page for a signed-in player
+                        context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
+                    shoot(page, base, language, device, spec)
+                    shot += 1
+            finally:
+                context.close()
+            assert not errors, (language, device, errors)
+    assert shot == len(LOCALES) * len(DEVICES) * len(specs) >= 60
