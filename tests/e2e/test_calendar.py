@@ -51,6 +51,10 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
         "href", re.compile(r"^/play/EH1-N-"))
     title = page.get_by_test_id("cal-title").inner_text()
     page.screenshot(path=artifacts / "calendar.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the month fits its width
+    page.screenshot(path=artifacts / "calendar-phone.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 1280, "height": 1000})
 
     # The month before loads in place, and Back returns to this one.
     page.get_by_test_id("cal-prev").click()
