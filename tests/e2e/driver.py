@@ -23,12 +23,17 @@ from playwright.sync_api import Page
 from games import ACTIONS, Game
 
 _GEOMETRY = """
-([source, target]) => {
+async ([source, target]) => {
   const table = document.getElementById("table");
-  const box = (node) => node && node.getBoundingClientRect();
-  const centre = (node) => { const r = box(node); return r && [r.left + r.width / 2, r.top + r.height / 2]; };
+  // A card still gliding to where it landed (play/motion.js) is measured once it is there.
+  const settled = async (node) => {
+    if (node) await Promise.all(node.getAnimations().map((a) => a.finished.catch(() => null)));
+    return node;
+  };
+  const box = async (node) => (await settled(node))?.getBoundingClientRect();
+  const centre = async (node) => { const r = await box(node); return r && [r.left + r.width / 2, r.top + r.height / 2]; };
   // A point on the visible strip of an overlapped card (its corner), not under the next card.
-  const grip = (node) => { const r = box(node); return r && [r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)]; };
+  const grip = async (node) => { const r = await box(node); return r && [r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)]; };
   const column = (n) => table.querySelector(`[data-column="${n}"]`);
   const cardsOf = (n) => [...column(n).querySelectorAll("[data-col]")];
   const find = (what) => {
@@ -50,7 +55,7 @@ _GEOMETRY = """
     }
     throw new Error("unknown place " + what);
   };
-  return { log: Number(table.dataset.logLength), from: find(source), to: find(target) };
+  return { log: Number(table.dataset.logLength), from: await find(source), to: await find(target) };
 }
 """
 

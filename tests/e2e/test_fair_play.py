@@ -133,8 +133,10 @@ def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hin
     assert submission.times == times and submission.hints == 0 and submission.clean
     assert not submission.practice and not submission.flagged and submission.copy_of is None
 
-    # Another game the same day: a new Start, and the answer says practice.
+    # Another game the same day (the won one leaves the page once the player agrees): a new
+    # Start, and the answer says practice.
     page.get_by_test_id("same-deal").click()
+    page.get_by_test_id("confirm-throw").click()
     page.wait_for_selector("[data-testid=game][data-stage=again]")
     assert page.locator(CARDS).count() == 0
     with page.expect_response(lambda r: is_attempt_start(r.request)) as started:

@@ -236,8 +236,10 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     expect(page.get_by_test_id("rule-message")).to_contain_text("Hint:")
     assert wait_for(lambda: Attempt.objects.get(pk=attempt.pk).hints == 1)
 
-    # "Same deal" starts again; the code box upper-cases what is typed; "New deal" deals another.
+    # "Same deal" starts again (once the player agrees to throw the game away); the code box
+    # upper-cases what is typed; "New deal" deals another (no question: nothing to lose).
     page.get_by_test_id("same-deal").click()
+    page.get_by_test_id("confirm-throw").click()
     expect(page.get_by_test_id("moves")).to_have_text("0")
     assert table_state(page)["log"] == 0 and table_state(page)["stock"] == 59
     page.get_by_test_id("code-input").fill("eh1-x-aaaaaab")

@@ -12,6 +12,8 @@
  *   actions.js            what a card's place and an action text mean, in cells and in words
  *   text.js               every text a person reads (translated: ../i18n.js)
  *   how-to.js             a first visit's how to play, until dismissed
+ *   confirm.js            asking before "Same deal" or "New deal" throws a game away
+ *   motion.js, celebrate.js  cards gliding to where they land; a won game's cascade
  *   keyboard.js           the game by keyboard: the focus on the table, keys to pick up and put down
  *   history.js            undo, and redo (the page's: it plays an undone action again)
  *   announce.js           the live region: each action in words, for screen readers
@@ -23,6 +25,8 @@
 import { InvalidCode, MAX_DEAL, MIN_DEAL, formatCode, parseCode } from "./engine.js";
 import { pageData } from "./api.js";
 import { bindAnnouncer } from "./play/announce.js";
+import { endCelebration } from "./play/celebrate.js";
+import { confirmThrowAway } from "./play/confirm.js";
 import { openDaily, showPanel } from "./play/daily.js";
 import { dealAgain, openNumbered } from "./play/deal.js";
 import { bindGestures } from "./play/gestures.js";
@@ -50,6 +54,7 @@ function bindSettings(play) {
 
 /** Same deal: the cards again, or today's Start once its try is over (a new attempt). */
 function sameDeal(play) {
+  endCelebration();
   clearTapWait(play);
   play.hint = null;
   play.landed = null;
@@ -78,8 +83,11 @@ function playTyped(input) {
 function bindToolbar(play) {
   $("undo").addEventListener("click", () => undo(play));
   $("hint").addEventListener("click", () => askHint(play));
-  $("same-deal").addEventListener("click", () => sameDeal(play));
-  $("new-deal").addEventListener("click", () => {
+  $("same-deal").addEventListener("click", async () => {
+    if (await confirmThrowAway(play, "same")) sameDeal(play);
+  });
+  $("new-deal").addEventListener("click", async () => {
+    if (!(await confirmThrowAway(play, "new"))) return;
     const number = MIN_DEAL + Math.floor(Math.random() * (MAX_DEAL - MIN_DEAL + 1));
     window.location.assign(`/play/${formatCode(number, "N")}/`);
   });

@@ -1,4 +1,5 @@
-// /replay/<submission id>/: a finished game, step by step (prev / next / play), replayed by
+// /replay/<submission id>/: a finished game, step by step (prev / next / play, at 1x to 16x
+// of 4 actions a second; keys: arrows step, Space plays or pauses, Home and End), replayed by
 // the engine from its move log. Another player's game of the day shows its deal and moves once
 // the day is final (its close plus the grace for late games); a numbered deal's moves once the
 // UTC day it was played on has closed. Its words are in TEXT, translated (i18n.js).
@@ -37,6 +38,20 @@ let number = null;
 let game = null;
 let step = 0;
 let timer = null;
+
+/** Playing speeds: 1x is BASE_RATE actions a second. The reader's choice is remembered. */
+const SPEEDS = [1, 2, 4, 8, 16];
+const BASE_RATE = 4;
+const SPEED_KEY = "eh:replay-speed";
+
+/** The time between two actions at `speed` (1x: 250 ms; an unknown speed plays at 1x). */
+function stepDelay(speed) {
+  return 1000 / (BASE_RATE * (SPEEDS.includes(speed) ? speed : 1));
+}
+
+function speed() {
+  return Number($("r-speed").value);
+}
 
 /** The card a column move or a draw just put down, for a short highlight. */
 function landing(text) {
@@ -92,7 +107,20 @@ function play() {
   timer = setInterval(() => {
     if (step >= actions.length) { pause(); return; }
     goTo(step + 1);
-  }, 250);
+  }, stepDelay(speed()));
+}
+
+/** A new speed: remembered, and a replay that is playing goes on at it. */
+function setSpeed() {
+  try { localStorage.setItem(SPEED_KEY, String(speed())); } catch { /* not remembered */ }
+  if (timer) { pause(); play(); }
+}
+
+/** The remembered speed, when it is one of the choices. */
+function restoreSpeed() {
+  let saved = null;
+  try { saved = Number(localStorage.getItem(SPEED_KEY)); } catch { /* the default */ }
+  if (SPEEDS.includes(saved)) $("r-speed").value = String(saved);
 }
 
 $("r-first").addEventListener("click", () => { pause(); goTo(0); });
@@ -101,12 +129,23 @@ $("r-next").addEventListener("click", () => { pause(); goTo(step + 1); });
 $("r-last").addEventListener("click", () => { pause(); goTo(actions.length); });
 $("r-play").addEventListener("click", play);
 $("r-scrub").addEventListener("input", (event) => { pause(); goTo(Number(event.target.value)); });
+$("r-speed").addEventListener("change", setSpeed);
+/** Keys anywhere but in a control that uses them itself (the scrubber, the speed, a button's Space). */
+const STEP_KEYS = { ArrowRight: () => goTo(step + 1), ArrowLeft: () => goTo(step - 1), Home: () => goTo(0), End: () => goTo(actions.length) };
 document.addEventListener("keydown", (event) => {
-  if (!game || event.target.closest("input")) return;
-  if (event.key === "ArrowRight") { pause(); goTo(step + 1); }
-  if (event.key === "ArrowLeft") { pause(); goTo(step - 1); }
+  if (!game || !actions.length || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return;
+  if (Object.hasOwn(STEP_KEYS, event.key)) {
+    event.preventDefault();
+    pause();
+    STEP_KEYS[event.key]();
+  } else if (event.key === " " && !event.target.closest("button, a")) {
+    event.preventDefault();
+    play();
+  }
 });
 window.addEventListener("resize", () => game && render());
+restoreSpeed();
 
 async function start() {
   let sub;
@@ -141,7 +180,7 @@ async function start() {
 function closed(text) {
   message.dataset.kind = "error";
   message.textContent = text;
-  for (const id of ["r-first", "r-prev", "r-next", "r-last", "r-play", "r-scrub"]) $(id).disabled = true;
+  for (const id of ["r-first", "r-prev", "r-next", "r-last", "r-play", "r-scrub", "r-speed"]) $(id).disabled = true;
   tableEl.dataset.ready = "true";
 }
 

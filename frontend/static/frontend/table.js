@@ -100,16 +100,52 @@ export function measure(width) {
   return { w, h, gap, oneRow };
 }
 
+/** The smallest card fitCards shrinks to: the corners stay readable, the layout wide. */
+export const MIN_FIT_WIDTH = 48;
+
+/** A column's overlaps for card height `h`: face down, face up, face up squeezed the most. */
+function steps(h) {
+  return { downStep: Math.max(4, Math.round(h * 0.13)), upStep: Math.max(14, Math.round(h * 0.3)), minUpStep: Math.round(h * 0.2) };
+}
+
+/** The height of the top row (stock, waste, foundations) and the space under it (app.css). */
+function topRowHeight({ h, gap, oneRow }) {
+  return 4 + (oneRow ? h : 2 * h + gap) + 2 * gap;
+}
+
+/**
+ * The card size for `width` at which the whole table, its top row and its tallest column
+ * with face-up offsets squeezed as far as they go, fits in `room` px of height: cards shrink
+ * (down to MIN_FIT_WIDTH) only when squeezing is not enough. Pure.
+ */
+export function fitCards(width, snap, room) {
+  const size = measure(width);
+  const tallest = (h) => {
+    const { downStep, minUpStep } = steps(h);
+    return Math.max(h, ...snap.columns.map((cards, c) => (cards.length
+      ? snap.down[c] * downStep + Math.max(0, cards.length - snap.down[c] - 1) * minUpStep + h : h)));
+  };
+  for (let w = size.w; w > MIN_FIT_WIDTH; w -= 2) {
+    const h = Math.round(w * 1.4);
+    if (topRowHeight({ ...size, h }) + tallest(h) <= room) return { ...size, w, h };
+  }
+  const w = Math.min(size.w, MIN_FIT_WIDTH);
+  return { ...size, w, h: Math.round(w * 1.4) };
+}
+
 /**
  * Render `snap` into `root`. Options: `interactive` (mark what can be picked up),
- * `maxColumnHeight` (px; face-up offsets shrink to fit), `keys`: {key: className} to add.
+ * `maxColumnHeight` (px; face-up offsets shrink to fit), `fitHeight` (px from the table's
+ * top: cards shrink too, fitCards, so the top row and the columns fit), `keys`:
+ * {key: className} to add.
  */
 export function renderTable(root, snap, options = {}) {
   const { interactive = false, keys = {} } = options;
   // A pile is a button to press on the play page, a labelled group of pictures elsewhere.
   const pileRole = interactive ? "button" : "group";
   const reachable = interactive ? "-1" : null;
-  const size = measure(options.width || root.clientWidth || 360);
+  const width = options.width || root.clientWidth || 360;
+  const size = options.fitHeight ? fitCards(width, snap, options.fitHeight) : measure(width);
   const { w, h, gap } = size;
   root.style.setProperty("--w", `${w}px`);
   root.style.setProperty("--h", `${h}px`);
@@ -187,9 +223,9 @@ export function renderTable(root, snap, options = {}) {
 
   // Columns: face-down cards overlap tightly, face-up ones show their corner.
   const columns = el("div", "columns", { "data-columns": "" });
-  const downStep = Math.max(4, Math.round(h * 0.13));
-  let upStep = Math.max(14, Math.round(h * 0.3));
-  const maxHeight = options.maxColumnHeight || Infinity;
+  const { downStep, minUpStep } = steps(h);
+  let { upStep } = steps(h);
+  const maxHeight = options.fitHeight ? options.fitHeight - topRowHeight(size) : options.maxColumnHeight || Infinity;
   let tallest = h;
   const heights = snap.columns.map((cards, c) => {
     const down = snap.down[c];
@@ -202,7 +238,7 @@ export function renderTable(root, snap, options = {}) {
     const ups = snap.columns[c].length - snap.down[c] - 1;
     if (ups > 0) {
       const room = maxHeight - h - snap.down[c] * downStep;
-      upStep = Math.max(Math.round(h * 0.2), Math.min(upStep, Math.floor(room / ups)));
+      upStep = Math.max(minUpStep, Math.min(upStep, Math.floor(room / ups)));
     }
   }
   snap.columns.forEach((cards, c) => {

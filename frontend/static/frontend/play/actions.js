@@ -4,6 +4,7 @@
  * to say it in words. Pure functions of an engine Game: no DOM.
  */
 
+import { render } from "../messages.js";
 import { pretty } from "../table.js";
 import { TEXT } from "./text.js";
 
@@ -85,4 +86,20 @@ export function describeSource(game, source) {
   const snap = game.snapshot();
   const name = source === "w" ? snap.waste[snap.waste.length - 1] : snap.columns[Number(source) - 1].slice(-1)[0];
   return name ? pretty(name) : TEXT.thatCard;
+}
+
+/** The refusal's args that name a card ("4C"), written with its suit's symbol for a player. */
+const CARD_ARGS = ["card", "target", "below"];
+
+/**
+ * Why the engine refuses `text` here, in words a player reads ("4♣ cannot go on 6♥: ..."), or
+ * null when it is legal. The engine's own words keep the notation's names (4C, 6H), as the
+ * server's and the vectors' do; only the page writes symbols, as hints do.
+ */
+export function refusalWords(game, text) {
+  const reason = game.refusalCode(text);
+  if (reason === null) return null;
+  const args = { ...reason.args };
+  for (const name of CARD_ARGS) if (typeof args[name] === "string") args[name] = pretty(args[name]);
+  return render({ code: reason.code, args });
 }

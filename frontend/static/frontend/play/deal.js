@@ -6,7 +6,9 @@
 
 import { Game, parseCode, replayOnto } from "../engine.js";
 import { AttemptClock } from "../timing.js";
-import { foundationTarget, landingKeys } from "./actions.js";
+import { foundationTarget, landingKeys, refusalWords } from "./actions.js";
+import { celebrate } from "./celebrate.js";
+import { land, takeOff } from "./motion.js";
 import { renderResult } from "./result-card.js";
 import { freshRecord, loadGame, saveGame } from "./saved-game.js";
 import { ensureAttempt, onWin, submit } from "./session.js";
@@ -19,12 +21,13 @@ export function act(play, text) {
   const { game } = play;
   if (!game) return false;
   clearTapWait(play);
-  const reason = game.refusal(text);
+  const reason = refusalWords(game, text);
   if (reason !== null) {
     refused(play, reason);
     return false;
   }
   const target = text.endsWith(">f") ? foundationTarget(game, text) : null;
+  const flight = takeOff(play, text);
   game.play(text);
   const { record } = play;
   record.actions.push(text);
@@ -35,8 +38,10 @@ export function act(play, text) {
   say("");
   saveGame(play);
   render(play);
-  if (game.won) onWin(play);
+  if (game.won) onWin(play); // draws the table again
   else ensureAttempt(play);
+  land(play, flight);
+  if (game.won) celebrate();
   return true;
 }
 

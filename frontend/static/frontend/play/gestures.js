@@ -13,7 +13,7 @@
  * (Keys are keyboard.js's.)
  */
 
-import { describeSource, parseSrc } from "./actions.js";
+import { describeSource, parseSrc, refusalWords } from "./actions.js";
 import { act } from "./deal.js";
 import { cleanupDrag, endDrag, markDropTarget, startDrag } from "./drag.js";
 import { clearTapWait } from "./state.js";
@@ -100,8 +100,9 @@ function tap(play, source, cardKey) {
     act(play, action);
     return;
   }
-  const why = game.refusal(`${source}>f`) || "";
-  if (!play.settings.double) {
+  const why = refusalWords(game, `${source}>f`) || "";
+  // No wait for a second tap that is switched off, or that could send the card nowhere.
+  if (!play.settings.double || !game.tapDestination(source, true)) {
     refused(play, why);
     return;
   }

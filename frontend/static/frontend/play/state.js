@@ -22,6 +22,7 @@ export function createPlayState(page = {}) {
     hint: null,            // {action, keys} highlighted until the next action
     landed: null,          // data-keys of the card(s) that just moved
     tapWait: null,         // a first tap that found no foundation, waiting for a second
+    fade: null,            // the timer that fades a refusal out of the status line (view.js)
     press: null,           // the pointer pressed on a card or the stock, until it is let go
     layout: null,          // the table's measured width and height for drawing
     cursor: null,          // the keyboard's place on the table: {place, depth} (keyboard.js)

@@ -75,6 +75,14 @@ export const TEXT = {
   dealtAgain: gettext("Dealt again: the same cards, a fresh start."),
   dealtAgainDaily: gettext("Dealt again: the same cards, a fresh log; the server's clock of your try keeps running."),
 
+  // Asking before "Same deal" or "New deal" throws a game away (confirm.js).
+  confirmSameDeal: gettext("Deal the same cards again?"),
+  confirmNewDeal: gettext("Deal new cards?"),
+  throwAway: (n) => say(ngettext(
+    "The game on the table, %(count)s move so far, will be thrown away.",
+    "The game on the table, %(count)s moves so far, will be thrown away.", n), { count: formatNumber(n) }),
+  throwAwayWon: gettext("Your won game and what the server said of it will no longer be shown here."),
+
   // Gestures the rules refuse before the engine is asked.
   runToFoundation: gettext("A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."),
   nowhereToGo: (card) => say(gettext("%(card)s has nowhere to go: no foundation and no column takes it."), { card }),

@@ -14,26 +14,53 @@ export function say(text, kind = "info") {
   const ruleEl = $("rule-message");
   ruleEl.textContent = text || "";
   ruleEl.dataset.kind = text ? kind : "";
-  ruleEl.classList.remove("pulse");
+  ruleEl.classList.remove("pulse", "faded");
   if (text) {
     void ruleEl.offsetWidth; // restart the animation
     ruleEl.classList.add("pulse");
   }
 }
 
-/** Say why a move is refused, when "Interactive rules" is on. */
+/** Say why a move is refused, when "Interactive rules" is on; the words fade once read. */
 export function refused(play, reason) {
-  if (play.settings.rules) say(reason, "refused");
-  else say("");
+  clearTimeout(play.fade);
+  if (!play.settings.rules) {
+    say("");
+    return;
+  }
+  say(reason, "refused");
+  play.fade = setTimeout(() => fadeAway(play, reason), refusalLinger(reason));
 }
+
+/** How long a refusal stays before it fades: time to read it, about 15 letters a second. */
+export function refusalLinger(text) {
+  return Math.min(10_000, Math.max(2500, String(text).length * 65));
+}
+
+const FADE_MS = 600; // app.css: .rule-message.faded
+
+/** The refusal fades out, then is gone; unless the line says something else by then. */
+function fadeAway(play, reason) {
+  const ruleEl = $("rule-message");
+  if (ruleEl.dataset.kind !== "refused" || ruleEl.textContent !== reason) return;
+  ruleEl.classList.add("faded");
+  play.fade = setTimeout(() => { if (ruleEl.classList.contains("faded")) say(""); }, FADE_MS);
+}
+
+/** From this window width on (app.css too), the table fits the window's height. */
+const DESKTOP_WIDTH = 640;
 
 /** Measured once and on resize: reading layout on every action would slow every tap. */
 export function measureLayout(play) {
   const tableEl = $("table");
   const top = tableEl.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - Math.min(top, window.innerHeight * 0.45);
   play.layout = {
     width: tableEl.clientWidth,
-    maxColumnHeight: Math.max(window.innerHeight - Math.min(top, window.innerHeight * 0.45) - 24, 260),
+    maxColumnHeight: Math.max(room - 24, 260),
+    // A desktop's window holds the whole table: the cards shrink to fit (table.js, fitCards).
+    // A phone scrolls down a long column instead: its cards are small already.
+    fitHeight: window.innerWidth >= DESKTOP_WIDTH ? Math.max(room - 12, 320) : null,
   };
   // Lets a test (or a curious reader) see which window width the table was laid out for.
   tableEl.dataset.laidOutFor = String(window.innerWidth);
