@@ -327,6 +327,7 @@ done = function(summary, latency, requests)
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
     latency:percentile(95), latency:percentile(99), latency.max, latency.mean,
     e.connect, e.read, e.write, e.status, e.timeout))
+  if extra_report then io.write("WRKEXTRA " .. extra_report() .. "\n") end
 end
 """
 
@@ -334,7 +335,8 @@ end
 def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int = 1,
         rate: float | None = None, env: dict | None = None, timeout_s: int = 10,
         expected_ms: float = 0.0) -> dict:
-    """Run wrk against a loopback ``url`` with a Lua ``script`` (text). ``rate``: pace each
+    """Run wrk against a loopback ``url`` with a Lua ``script`` (text; a global ``extra_report()``
+    returning JSON text adds ``extra`` to the result). ``rate``: pace each
     connection with a fixed delay after each answer, ``connections / rate`` less the
     ``expected_ms`` an answer takes, so the total is about ``rate`` requests per second (the
     rate reached is measured and reported); None runs closed-loop (each connection sends its
@@ -356,6 +358,9 @@ def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int =
     if not found:
         raise RuntimeError(f"wrk failed:\n{out.stdout}\n{out.stderr}")
     result = json.loads(found.group(1))
+    extra = re.search(r"^WRKEXTRA (.*)$", out.stdout, re.M)  # a script's own extra_report(), JSON
+    if extra:
+        result["extra"] = json.loads(extra.group(1))
     result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
     for key in ("p50", "p90", "p95", "p99", "max"):
         result[f"{key}_ms"] = result.pop(f"{key}_us") / 1000
