@@ -8,6 +8,7 @@
 
 import { clock, h } from "../api.js";
 import { formatNumber } from "../i18n.js";
+import { shareLine } from "./share-button.js";
 import { TEXT, fill, localTime } from "./text.js";
 import { $, tickNextDeal } from "./view.js";
 
@@ -33,6 +34,8 @@ export function renderResult(play, note) {
   if (!play.user.authenticated) parts.push(signUpInvite());
   else parts.push(...serverLines(record, note));
   if (note) parts.push(h("p", { class: "note" }, note));
+  const share = shareLine(play); // a verified daily game only
+  if (share) parts.push(share);
   if (record.daily) parts.push(h("p", { class: "next-deal", "data-testid": "next-deal" }));
   parts.push(h("p", { class: "result-actions" },
     h("button", { type: "button", onclick: () => $("same-deal").click() }, TEXT.sameDeal), " ",

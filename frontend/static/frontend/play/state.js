@@ -31,6 +31,7 @@ export function createPlayState(page = {}) {
     lastInput: null,       // "key" or "pointer": the focus put back scrolls only for keys
     redo: null,            // the actions undos took back, to play again (history.js)
     announced: null,       // the game as the live region last told it (announce.js)
+    streakAsking: null,    // the promise of the player's streak, asked for to share (share-button.js)
   };
 }
 

@@ -173,6 +173,11 @@ export const TEXT = {
   rankNow: (rank) => say(gettext("Your rank on this board is now #%(rank)s."), { rank: formatNumber(rank) }),
   notClean: gettext("Not a clean game (undo or hints used)."),
   dayClosed: (when) => say(gettext("The day closed at %(time)s; this game can no longer be ranked."), { time: when }),
+  // Sharing a verified daily game (share.js says what is shared).
+  share: gettext("Share"),
+  copied: gettext("Copied"),
+  shared: gettext("Shared"),
+  copyByHand: gettext("The text could not be handed on: copy it from here."),
   sameDeal: gettext("Same deal"),
   newDeal: gettext("New deal"),
   boards: gettext("Boards"),
