@@ -12,11 +12,11 @@
  *   actions.js            what a card's place and an action text mean, in cells and in words
  *   text.js               every text a person reads (translated: ../i18n.js)
  *   how-to.js             a first visit's how to play, until dismissed
- *   confirm.js            asking before "Same deal" or "New deal" throws a game away
- *   motion.js, celebrate.js  cards gliding to where they land; a won game's cascade
  *   keyboard.js           the game by keyboard: the focus on the table, keys to pick up and put down
  *   history.js            undo, and redo (the page's: it plays an undone action again)
  *   announce.js           the live region: each action in words, for screen readers
+ *   confirm.js            asking before "Same deal" or "New deal" throws a game away
+ *   motion.js, celebrate.js  cards gliding to where they land; a won game's cascade
  *
  * Every action goes through the engine (engine.js): the page only turns gestures into action
  * texts, asks the engine, and keeps the action log with the time of each action (timing.js).
@@ -112,8 +112,26 @@ function bindResize(play) {
   });
 }
 
+/**
+ * The deal named in the address, for the shell the service worker keeps (frontend/offline.py):
+ * offline, it stands in for every numbered deal's page. {code} or, for no valid code, {error}.
+ */
+function dealInAddress(path) {
+  const match = /^\/play\/([^/]+)\/$/.exec(path);
+  try {
+    return { code: parseCode(match ? decodeURIComponent(match[1]) : "").toString() };
+  } catch (exc) {
+    if (!(exc instanceof InvalidCode)) throw exc;
+    return { error: exc.message };
+  }
+}
+
 async function start(play) {
   forgetOldGames();
+  if (play.page.shell) {
+    Object.assign(play.page, dealInAddress(window.location.pathname));
+    if (play.page.code) document.title = `${play.page.code} · ${document.title.split(" · ").pop()}`;
+  }
   $("hint").textContent = play.user.authenticated ? TEXT.hint : TEXT.hintSignIn;
   $("mode-note").textContent = TEXT.practice;
   if (play.page.error) {
