@@ -82,3 +82,23 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     expect(page.get_by_test_id("win-rate")).to_have_text("100%")
     expect(page.locator('[data-testid="moves-distribution"] rect.bar')).to_have_count(1)
     page.screenshot(path=artifacts / "calendar-player.png", full_page=True)
+
+
+POLISH_MONTHS = ("styczeń", "luty", "marzec", "kwiecień", "maj", "czerwiec", "lipiec", "sierpień", "wrzesień",
+                 "październik", "listopad", "grudzień")
+
+
+def test_the_calendar_speaks_the_pages_language(page, live_server):
+    """Polish: the month's and the weekdays' names from Intl, Monday first, the words translated."""
+    today = days.today()
+    deal_of(today - timedelta(days=1))
+    page.context.set_extra_http_headers({"Accept-Language": "pl"})
+    page.goto(f"{live_server.url}/calendar/")
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("cal-title")).to_have_text(f"{POLISH_MONTHS[today.month - 1]} {today.year}")
+    first = page.locator("table.cal-month thead th").first
+    expect(first).to_have_attribute("abbr", "poniedziałek")
+    expect(page.locator(".cal-legend")).to_contain_text("tylko trening")
+    today_link = page.get_by_test_id(f"cal-day-{today.isoformat()}")
+    expect(today_link).to_have_attribute("aria-label", re.compile(r"dziś, tablica$"))
+    expect(page.get_by_test_id(f"cal-play-{today.isoformat()}")).to_have_attribute("title", "zagraj dzisiejsze rozdanie")
