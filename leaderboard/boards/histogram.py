@@ -88,7 +88,7 @@ def _cached(board: str, compute, seconds: int):
     """``compute()`` for the board, cached until the board changes (its version, as the pages'
     cache keeps it: ``cache``), and after a change still served for up to LAG_SECONDS from when
     it was computed."""
-    version_key, key = cache._version_key(board), f"board:{board}:histogram"
+    version_key, key = cache.version_keys(board)[0], f"board:{board}:histogram"
     found = django_cache.get_many([version_key, key])
     version, stored = found.get(version_key, 0), found.get(key)
     now = time.time()
