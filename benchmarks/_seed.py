@@ -147,12 +147,12 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                 id, deal_number, daily_date, actions, times, submitted_at, status, claim, claimed_at, verified_at,
                 deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
                 duration_ms, hints, clean, error_index, error, rank_key, hidden, flagged, attempt_id, player_id,
-                practice, flag_reasons, log_hash)
+                practice, flag_reasons, log_hash, attempt_started_at)
             SELECT sid, %s, %s, %s::bytea, %s::bytea, submitted_at, 'verified', md5('seed-claim-' || sid)::uuid,
                    submitted_at + interval '50 ms', submitted_at + interval '100 ms', 1,
                    won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
                    duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || sid)::uuid, i,
-                   false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || sid, 'UTF8')), 'hex')
+                   false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || sid, 'UTF8')), 'hex'), started_at
             FROM bench_seed""", [number, day, actions, stored_times])
         cursor.execute("""
             INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)

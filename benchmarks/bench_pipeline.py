@@ -157,19 +157,20 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     from leaderboard.submissions import intake
 
     attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
-                                                                        "daily_date"))
+                                                                        "daily_date", "started_at"))
     rows = []
-    for i, (attempt_id, player_id, deal_number, daily_date) in enumerate(attempts):
+    for i, (attempt_id, player_id, deal_number, daily_date, started_at) in enumerate(attempts):
         actions, times = logs.variant(i)
         rows.append([deal_number, daily_date, compact.encode_log(actions), compact.encode_times(times),
                      intake.log_hash(actions),
-                     attempt_id, player_id])
+                     attempt_id, started_at, player_id])
     with connection.cursor() as cursor:
         cursor.executemany("""
             INSERT INTO leaderboard_submission (deal_number, daily_date, actions, times, log_hash, submitted_at,
                                                 status, deliveries, hints, error, hidden, flagged, practice,
-                                                attempt_id, player_id)
-            VALUES (%s, %s, %s, %s, %s, clock_timestamp(), 'pending', 0, 0, '', false, false, false, %s, %s)""",
+                                                attempt_id, attempt_started_at, player_id)
+            VALUES (%s, %s, %s, %s, %s, clock_timestamp(), 'pending', 0, 0, '', false, false, false, %s, %s,
+                    %s)""",
                            rows)
     ids = list(Submission.objects.order_by("id").values_list("id", flat=True))
     t = time.monotonic()

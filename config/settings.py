@@ -319,6 +319,7 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-boards": {"task": "leaderboard.tasks.reconcile_boards", "schedule": 60.0},
     "freeze-days": {"task": "leaderboard.tasks.freeze_days", "schedule": 600.0},
     "evict-idle-boards": {"task": "leaderboard.tasks.evict_idle_boards", "schedule": 3600.0},
+    "create-partitions": {"task": "leaderboard.tasks.create_partitions", "schedule": 86400.0},
 }
 
 # --------------------------------------------------------------------------------------
@@ -339,6 +340,14 @@ DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
 # A numbered deal's Redis index with no write for this many days is dropped (beat); the next
 # reader rebuilds it from PostgreSQL (leaderboard/boards/idle.py).
 BOARD_IDLE_DAYS = env_int("BOARD_IDLE_DAYS", 7, min_value=1)
+# The monthly partitions of attempts and submissions that beat keeps ahead of the current month
+# (leaderboard/partitions.py, docs/partitions.md).
+PARTITION_MONTHS_AHEAD = env_int("PARTITION_MONTHS_AHEAD", 3, min_value=1)
+# Where manage.py archive_month writes a closed month's games (docs/partitions.md).
+# By default in make run's git-ignored data folder (config.stack.data_dir: EASYHARP_DATA_DIR or .local).
+from config.stack import data_dir as _data_dir  # noqa: E402 (the standard library only)
+
+ARCHIVE_DIR = Path(env_str("ARCHIVE_DIR", "") or _data_dir() / "archive").resolve()
 # A player's first this many attempts at a day's deal are ranked; later ones are practice.
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
 # How far a submission's last action time may pass the server's duration (network, clock drift).

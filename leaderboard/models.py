@@ -37,7 +37,8 @@ class DailyDeal(models.Model):
 
 
 class Attempt(models.Model):
-    """A player starting a deal. The server's clock is the only clock."""
+    """A player starting a deal. The server's clock is the only clock. Partitioned by the UTC
+    month of ``started_at`` (``leaderboard.partitions``; its key in PostgreSQL: id, started_at)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts")
@@ -64,7 +65,8 @@ class Attempt(models.Model):
 
 
 class Submission(models.Model):
-    """The move log of one attempt, and what the verifier made of it."""
+    """The move log of one attempt, and what the verifier made of it. Partitioned by the UTC
+    month of its attempt's start, ``attempt_started_at`` (``leaderboard.partitions``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -72,7 +74,13 @@ class Submission(models.Model):
         VERIFIED = "verified"
         REJECTED = "rejected"
 
-    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="submission")
+    # No Django constraint: Attempt is partitioned, its key in PostgreSQL is (id, started_at). The
+    # database holds the composite key (attempt_id, attempt_started_at) instead (docs/partitions.md).
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="submission",
+                                   db_constraint=False)
+    #: The attempt's ``started_at``, copied at intake: the month partition of the submission, so
+    #: that it lives in the same month as its attempt (kept equal by the database's foreign key).
+    attempt_started_at = models.DateTimeField(editable=False)
     # Copied from the attempt so the boards' queries need no join.
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     deal_number = models.PositiveIntegerField()
@@ -115,7 +123,10 @@ class Submission(models.Model):
     #: Copied from the attempt: a later try at a day's deal, verified but never ranked.
     practice = models.BooleanField(default=False, db_default=False)
     #: The earlier submission of another player on the same deal with the identical log.
-    copy_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies")
+    #: No database constraint (a partitioned table's key includes its partition column): it may
+    #: name a submission of an archived month (docs/partitions.md).
+    copy_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies",
+                                db_constraint=False)
     #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
 
@@ -129,6 +140,9 @@ class Submission(models.Model):
             models.Index(fields=["deal_number", "log_hash", "submitted_at", "id"], name="submission_deal_log"),
         ]
         constraints = [
+            # One submission per attempt: attempt_started_at is a function of attempt_id, and a
+            # unique constraint of a partitioned table must hold its partition column.
+            models.UniqueConstraint(fields=["attempt", "attempt_started_at"], name="one_submission_per_attempt"),
             models.CheckConstraint(
                 condition=~Q(status="verified") | Q(won__isnull=False, rank_key__isnull=False),
                 name="verified_has_result",
@@ -142,6 +156,11 @@ class Submission(models.Model):
     def __str__(self) -> str:
         return f"submission {self.pk} ({self.status})"
 
+    def save(self, *args, **kwargs):
+        if self.attempt_started_at is None:  # the ORM's creations (intake sets it in its INSERT)
+            self.attempt_started_at = self.attempt.started_at
+        super().save(*args, **kwargs)
+
     @property
     def on_boards(self) -> bool:
         return (self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
@@ -153,7 +172,9 @@ class BoardEntry(models.Model):
 
     board = models.CharField(max_length=24)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="board_entries")
+    # No database constraint: submissions are partitioned (docs/partitions.md); Django cascades.
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="board_entries",
+                                   db_constraint=False)
     rank_key = models.BigIntegerField()
     submitted_at = models.DateTimeField()
     #: The 1-based final rank on a frozen board (``boards.freeze``); null while the board is open.
@@ -180,6 +201,27 @@ class PlayerStats(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]
+
+
+class ArchivedMonth(models.Model):
+    """A UTC month whose attempts and submissions went to an archive file and out of their
+    partitions (``leaderboard.archive``, docs/partitions.md): it is never archived twice."""
+
+    #: The month's first day.
+    month = models.DateField(primary_key=True)
+    path = models.CharField(max_length=500)
+    #: sha256 of the archive file, as written and checked.
+    sha256 = models.CharField(max_length=64)
+    submissions = models.PositiveIntegerField()
+    attempts = models.PositiveIntegerField()
+    #: The results on the boards kept in the month's new partition, without their logs.
+    kept = models.PositiveIntegerField()
+    #: The detached partitions were dropped (else kept as plain tables, ``..._archived``).
+    dropped = models.BooleanField()
+    archived_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.month:%Y-%m}"
 
 
 class FlaggedSubmission(Submission):

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from . import daily, days
+from . import daily, days, partitions
 from .boards import entries, freeze, idle, index
 from .submissions import intake, verification
 
@@ -59,3 +59,10 @@ def freeze_days() -> list[str]:
 def evict_idle_boards() -> list[str]:
     """Beat: drop the Redis index of numbered deals' boards idle for BOARD_IDLE_DAYS (``idle``)."""
     return idle.idle_boards_evict()
+
+
+@shared_task(ignore_result=True)
+def create_partitions() -> list[str]:
+    """Beat: the monthly partitions of attempts and submissions, PARTITION_MONTHS_AHEAD months
+    ahead (``partitions``); nothing when they exist."""
+    return partitions.months_ensure()

@@ -68,7 +68,8 @@ def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     # Counted only while nothing was submitted: a later hint cannot help the log already sent.
     counted = sql.run(
         f'UPDATE "{_ATTEMPTS}" a SET "hints" = a."hints" + 1 WHERE a."id" = %s AND NOT EXISTS '
-        f'(SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id") RETURNING a."hints"', [attempt.pk])
+        f'(SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id" '
+        f'AND s."attempt_started_at" = a."started_at") RETURNING a."hints"', [attempt.pk])
     if not counted:
         raise Conflict(_("This attempt already has a submission: start a new attempt."),
                        code="already_submitted")

@@ -31,8 +31,8 @@ log = logging.getLogger(__name__)
 VERIFY_TASK = "leaderboard.tasks.verify_submission"
 
 _SUBMISSIONS = Submission._meta.db_table
-_INSERTED = ("attempt_id", "player_id", "deal_number", "daily_date", "actions", "times", "submitted_at", "status",
-             "deliveries", "hints", "error", "hidden", "flagged", "practice", "log_hash")
+_INSERTED = ("attempt_id", "attempt_started_at", "player_id", "deal_number", "daily_date", "actions", "times",
+             "submitted_at", "status", "deliveries", "hints", "error", "hidden", "flagged", "practice", "log_hash")
 _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 
 
@@ -43,7 +43,8 @@ def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submi
     _check_submission(attempt, player, actions)
     submitted_at = timezone.now()
     _check_times(attempt, times, len(actions), submitted_at)
-    submission = Submission(attempt=attempt, player=player, deal_number=attempt.deal_number,
+    submission = Submission(attempt=attempt, attempt_started_at=attempt.started_at, player=player,
+                            deal_number=attempt.deal_number,
                             daily_date=attempt.daily_date, actions=actions, hints=attempt.hints,
                             times=times, practice=attempt.practice, log_hash=log_hash(actions),
                             submitted_at=submitted_at)
@@ -102,7 +103,8 @@ def log_hash(actions: list) -> str:
 
 
 def _store(submission: Submission) -> None:
-    """Insert the row; a second submission to the attempt is a conflict (its unique index)."""
+    """Insert the row; a second submission to the attempt is a conflict (its unique index,
+    ``one_submission_per_attempt``: the attempt and its start, the month partition's key)."""
     try:
         if connection.in_atomic_block:
             with transaction.atomic():  # a savepoint: a conflict leaves the caller's transaction usable

@@ -66,6 +66,7 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
+        f'AND a."started_at" = s."attempt_started_at" '
         f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at"',
         [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
     if not rows:
