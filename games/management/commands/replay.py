@@ -1,11 +1,13 @@
+import gzip
 import json
 import os
 import stat
 import sys
+import zlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.lines import verify_line
+from games.lines import check_archive, verify_line
 
 #: Files at least this large get a progress bar, when one can be seen.
 PROGRESS_MIN_BYTES = 256 * 1024
@@ -14,13 +16,20 @@ PROGRESS_MIN_BYTES = 256 * 1024
 class Command(BaseCommand):
     help = (
         "Verify games from JSON Lines (one {deal, actions} object per line; FILE or - for "
-        "standard input) and write one JSON verdict per line, in order (a blank line is not a game)."
+        "standard input) and write one JSON verdict per line, in order (a blank line is not a game). "
+        "With --archive: check a month's archive (manage.py archive_month, gzip) offline: every log "
+        "replayed against its recorded result; counts, each mismatch, and exit status 1 on any."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="a JSON Lines file, or - for standard input")
+        parser.add_argument("file", nargs="?", help="a JSON Lines file, or - for standard input")
+        parser.add_argument("--archive", metavar="FILE", help="an archive file (.jsonl.gz) to verify")
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args, file=None, archive=None, **options):
+        if archive is not None:
+            return self._archive(archive)
+        if file is None:
+            raise CommandError("name a JSON Lines file (or -), or --archive FILE")
         try:
             source = sys.stdin.buffer if file == "-" else open(file, "rb")
         except OSError as exc:
@@ -36,6 +45,20 @@ class Command(BaseCommand):
         out.flush()
         if bar:
             bar.finish()
+
+
+    def _archive(self, path: str) -> None:
+        try:
+            with (gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")) as source:
+                report = check_archive(source)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise CommandError(f"cannot read {path}: {exc}") from None
+        for number, submission, fields in report.mismatches:
+            self.stdout.write(f"mismatch at line {number} (submission {submission}): {', '.join(fields)}")
+        self.stdout.write(f"{report.lines} lines, {report.games} games replayed, "
+                          f"{len(report.mismatches)} mismatches")
+        if not report.ok:
+            raise CommandError(f"{path}: {len(report.mismatches)} games differ from their recorded result")
 
 
 def _size_if_regular(source) -> int:
