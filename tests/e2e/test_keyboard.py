@@ -2,7 +2,8 @@
 table, hears what each card and pile is, picks cards up and puts them down with arrow keys and
 Enter, is told why a move is refused, undoes and redoes (Ctrl+Z, Ctrl+Shift+Z, U, R), and wins
 a numbered deal with every one of its actions made by keys, the focus never dropping to <body>.
-The won page then passes axe-core (tests/e2e/axe.py)."""
+The won page then passes axe-core (tests/e2e/axe.py). In Polish and German the cards' and
+piles' names and the live region speak the page's language."""
 
 import json
 from pathlib import Path
@@ -155,3 +156,52 @@ def test_a_numbered_deal_won_by_keyboard_alone(page, live_server, artifacts):
     assert player.presses > len(line), player.presses
     page.screenshot(path=str(artifacts / "keyboard-won.png"), full_page=True)
     assert_no_serious_violations(page, "the won game, by keyboard")
+
+
+#: A card's name in Polish and German: the rank's and the suit's words, in each one's order.
+NAMES = {
+    "pl": (dict(zip("A23456789TJQK", "as dwójka trójka czwórka piątka szóstka siódemka ósemka dziewiątka dziesiątka "
+                                     "walet dama król".split())),
+           {"S": "pik", "H": "kier", "D": "karo", "C": "trefl"}, "{rank} {suit}"),
+    "de": (dict(zip("A23456789TJQK", "Ass Zwei Drei Vier Fünf Sechs Sieben Acht Neun Zehn Bube Dame König".split())),
+           {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"}, "{suit} {rank}"),
+}
+#: (stock label, column label, face-up card, picked up) in each language.
+LABELS = {
+    "pl": ("talia, {stock} kart: dobierz", "kolumna 1, {count} {cards}, na wierzchu: {top}", "{top}, odkryta",
+           "Podniesiono: {top}."),
+    "de": ("Talon, {stock} Karten: eine ziehen", "Spalte 1, {count} {cards}, oben: {top}", "{top}, aufgedeckt",
+           "{top} aufgenommen."),
+}
+
+
+@pytest.mark.parametrize("language", ["pl", "de"])
+def test_a_screen_reader_hears_the_cards_in_polish_and_german(browser, live_server, language):
+    code, _line = shortest_won_game()
+    snap = Game.new(parse_code(code).number).snapshot()
+    ranks, suits, order = NAMES[language]
+    top_card = snap["columns"][0][-1]
+    top = order.format(rank=ranks[top_card[0]], suit=suits[top_card[1]])
+    count = len(snap["columns"][0])
+    cards = {"pl": "karta" if count == 1 else "karty" if 2 <= count % 10 <= 4 and count not in (12, 13, 14) else "kart",
+             "de": "Karte" if count == 1 else "Karten"}[language]
+    stock_label, column_label, card_label, picked_up = LABELS[language]
+
+    context = browser.new_context(locale=language, viewport={"width": 1280, "height": 1000})
+    context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/play/{code}/")
+        page.wait_for_selector("#table[data-ready=true]")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#table [data-stock]")).to_have_attribute(
+            "aria-label", stock_label.format(stock=len(snap["stock"])))
+        column = page.locator("#table [data-column='1']")
+        expect(column).to_have_attribute("aria-label", column_label.format(count=count, cards=cards, top=top))
+        expect(column.locator(f"[data-index='{count - 1}']")).to_have_attribute("aria-label", card_label.format(top=top))
+        page.locator("#table [data-stock]").focus()
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("announcer")).to_have_text(picked_up.format(top=top))
+    finally:
+        context.close()
