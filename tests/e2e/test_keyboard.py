@@ -205,3 +205,23 @@ def test_a_screen_reader_hears_the_cards_in_polish_and_german(browser, live_serv
         expect(page.get_by_test_id("announcer")).to_have_text(picked_up.format(top=top))
     finally:
         context.close()
+
+
+def test_a_screen_readers_own_click_picks_up_and_puts_down(page, live_server):
+    """A screen reader activates what it reads with a click of its own (no pointer: detail 0):
+    on a card and then on a pile, that is a pick-up and a put-down, as Enter does."""
+    code, _line = shortest_won_game()
+    game = Game.new(parse_code(code).number)
+    move = next(a for a in game.legal_actions() if a[0].isdigit() and ":" not in a)
+    source, target = move.split(">")
+    page.goto(f"{live_server.url}/play/{code}/")
+    page.wait_for_selector("#table[data-ready=true]")
+    cards = page.locator(f"#table [data-column='{source}'] [data-col]")
+    cards.nth(cards.count() - 1).dispatch_event("click")
+    expect(page.locator("#table .held")).to_have_count(1)
+    into = page.locator("#table [data-foundation='1']") if target == "f" else \
+        page.locator(f"#table [data-column='{target}'] [data-col]").last
+    into.dispatch_event("click")
+    page.wait_for_function("() => document.getElementById('table').dataset.logLength === '1'")
+    assert logged(page) == [move]
+    expect(page.get_by_test_id("announcer")).to_contain_text(" to ")

@@ -10,7 +10,8 @@
  *   Escape         put the picked-up cards back
  *   D, U, R, H     draw, undo, redo, hint
  * and anywhere on the page (but in a text field): Ctrl+Z (Cmd+Z) undo, Ctrl+Shift+Z or
- * Ctrl+Y redo (history.js).
+ * Ctrl+Y redo (history.js). A screen reader that activates a pile or card with a click of
+ * its own (no pointer: event.detail is 0) picks up and puts down as Enter does.
  *
  * A place is "stock", "waste", "f1".."f8" or "c1".."c9"; the cursor (play.cursor) is a place
  * and, in a column, its depth: how many face-up cards lie on the focused one. Every action
@@ -250,6 +251,15 @@ function onTableKey(play, event) {
   event.preventDefault();
 }
 
+/** A click no pointer made (a screen reader's activation): Enter on the place clicked. */
+function onActivate(play, event) {
+  if (event.detail !== 0 || !play.game || play.game.won) return;
+  const cursor = cursorOf(event.target);
+  if (!cursor) return;
+  play.cursor = cursor;
+  press(play);
+}
+
 /** Ctrl+Z undoes, Ctrl+Shift+Z (or Ctrl+Y) redoes, anywhere but in a text field or a dialog. */
 function onPageKey(play, event) {
   if (!(event.ctrlKey || event.metaKey) || event.altKey || !play.game) return;
@@ -287,6 +297,7 @@ export function bindKeyboard(play) {
   const tableEl = $("table");
   const gameEl = $("game");
   tableEl.addEventListener("keydown", (event) => onTableKey(play, event));
+  tableEl.addEventListener("click", (event) => onActivate(play, event));
   document.addEventListener("keydown", (event) => {
     play.lastInput = "key";
     if (gameEl.contains(event.target)) play.focusKept = true;
