@@ -5,6 +5,7 @@ pytest-django would fail them on any query, and the subprocess tests run manage.
 the local, service-free settings (empty DATABASE_URL and REDIS_URL).
 """
 
+import gzip
 import io
 import json
 import os
@@ -15,7 +16,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import replay
+
 ROOT = Path(__file__).resolve().parents[2]
+WON_GAMES = ROOT / "tests" / "data" / "won_games.jsonl"
 
 DEAL1_COLUMNS = [
     ["AS"], None, None, None, None, None, None, None,
@@ -142,6 +146,51 @@ def test_replay_command_reads_standard_input(monkeypatch, capsys):
 def test_replay_command_missing_file(tmp_path):
     with pytest.raises(CommandError, match="cannot read"):
         call_command("replay", str(tmp_path / "nope.jsonl"))
+
+
+# -- replay --archive: a month's archive (manage.py archive_month) checked offline ------------
+
+
+def archive(tmp_path, lines: list[dict]) -> Path:
+    path = tmp_path / "easyharp-2026-09.jsonl.gz"
+    with gzip.open(path, "wt") as out:
+        out.writelines(json.dumps(line) + "\n" for line in lines)
+    return path
+
+
+def archived_lines() -> list[dict]:
+    """A won game, a refused log and an attempt never submitted, with their recorded results."""
+    won = json.loads(WON_GAMES.read_text().splitlines()[0])
+    result = replay(won["deal"], won["actions"]).to_dict()
+    recorded = {name: result[name] for name in ("ok", "won", "score", "moves", "foundation", "undos",
+                                                "take_backs", "stock_passes", "waste_to_column")}
+    return [
+        {"deal": won["deal"], "actions": won["actions"], "result": recorded, "submission": {"id": 1}},
+        {"deal": won["deal"], "actions": ["w>f"], "result": {"ok": False, "index": 0}, "submission": {"id": 2}},
+        {"deal": won["deal"], "submission": None},
+    ]
+
+
+def test_replay_archive_checks_every_game_against_its_result(tmp_path, capsys):
+    call_command("replay", "--archive", str(archive(tmp_path, archived_lines())))
+    assert "3 lines, 2 games replayed, 0 mismatches" in capsys.readouterr().out
+
+
+def test_replay_archive_fails_on_a_result_the_log_does_not_give(tmp_path, capsys):
+    lines = archived_lines()
+    lines[0]["result"]["score"] += 5
+    lines[1]["result"]["index"] = 1
+    with pytest.raises(CommandError, match="2 games differ"):
+        call_command("replay", "--archive", str(archive(tmp_path, lines)))
+    out = capsys.readouterr().out
+    assert "line 1 (submission 1): score" in out and "line 2 (submission 2): index" in out
+
+
+def test_replay_archive_refuses_a_file_that_is_not_gzip(tmp_path):
+    path = tmp_path / "broken.jsonl.gz"
+    path.write_bytes(b"not gzip at all")
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("replay", "--archive", str(path))
 
 
 # -- the real command line -------------------------------------------------------------
