@@ -162,6 +162,12 @@ class Submission(models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def archived(self) -> bool:
+        """Its month was archived: a result kept for the boards without its log (intake never
+        stores an empty log), which is in the month's archive file (docs/partitions.md)."""
+        return not self.actions
+
+    @property
     def on_boards(self) -> bool:
         return (self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
                 and not self.practice and self.copy_of_id is None)

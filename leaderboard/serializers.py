@@ -115,6 +115,8 @@ class SubmissionOut(serializers.ModelSerializer):
     actions = serializers.SerializerMethodField()
     times = serializers.SerializerMethodField()
     tempo = serializers.SerializerMethodField()
+    archived = serializers.BooleanField(
+        read_only=True, help_text="Its month was archived: the log is in the archive file, no longer here.")
 
     class Meta:
         model = Submission
@@ -123,6 +125,7 @@ class SubmissionOut(serializers.ModelSerializer):
             "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
             "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
             "error", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "actions", "times", "tempo",
+            "archived",
         ]
 
     def _deal_visible(self, submission) -> bool:
@@ -137,12 +140,12 @@ class SubmissionOut(serializers.ModelSerializer):
         return submission.deal_number if self._deal_visible(submission) else None
 
     def get_actions(self, submission) -> list[str] | None:
-        """The log: for the owner at once, for others once the day has closed."""
-        return submission.actions if self.context["log_visible"] else None
+        """The log: for the owner at once, for others once the day has closed; none once archived."""
+        return submission.actions if self.context["log_visible"] and not submission.archived else None
 
     def get_times(self, submission) -> list[int] | None:
         """The browser's time of each action, shown with the log."""
-        return submission.times if self.context["log_visible"] else None
+        return submission.times if self.context["log_visible"] and not submission.archived else None
 
     @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
     def get_tempo(self, submission) -> dict | None:

@@ -135,6 +135,14 @@ def test_a_closed_month_is_archived_checked_and_detached(month, month_played, cl
     stats.stats_refresh(Submission.objects.filter(player__username="alice").first().player_id)
     assert PlayerStats.objects.get(player__username="alice").daily_wins == wins == 1
 
+    # Its replay is gone from the site (in the file): the API says so; a later month's is there.
+    alice = Submission.objects.filter(player__username="alice").first().player
+    for submission in Submission.objects.filter(player=alice):
+        answer = client_for(alice).get(f"/api/submissions/{submission.pk}/").json()
+        archived = submission in kept
+        assert answer["archived"] is archived and (answer["actions"] is None) is archived
+        assert answer["won"] is True
+
     capsys.readouterr()
     call_command("replay", "--archive", record.path)
     assert "5 lines, 4 games replayed, 0 mismatches" in capsys.readouterr().out

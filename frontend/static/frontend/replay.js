@@ -21,6 +21,7 @@ const TEXT = {
   ].join(", "),
   status: { pending: gettext("pending"), verifying: gettext("verifying"), rejected: gettext("rejected") },
   won: gettext("All 104 cards are home: the game is won."),
+  archived: gettext("This game's month was archived: its moves are kept in the archive, no longer on the site."),
   cannotPlay: (index, why) => interpolate(gettext("Action %(index)s cannot be played: %(reason)s"), { index, reason: why }),
   dealSecret: (when) => interpolate(gettext("This game's deal is secret until the day is final (%(time)s); then its moves are public too."), { time: when }),
   finalUnknown: gettext("after midnight UTC and a grace for late games"),
@@ -168,7 +169,7 @@ async function start() {
   game = Game.new(number);
   if (!Array.isArray(sub.actions)) {
     renderTable(tableEl, game.snapshot());
-    closed(TEXT.movesLater);
+    closed(sub.archived ? TEXT.archived : TEXT.movesLater);
     return;
   }
   actions = sub.actions;
