@@ -95,3 +95,21 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
     assert polls and all(tag for _, tag in polls)
     assert {status for status, _ in polls} == {200, 304}
     ann.screenshot(path=str(artifacts / "live-board.png"), full_page=True)
+
+
+def test_the_result_cards_rank_moves_when_a_better_result_lands(
+        page, second_page, live_server, todays_deal, human_tempo_worker):
+    from .test_groups import win_todays_deal
+
+    deal, line = todays_deal
+    base = live_server.url
+    ann, ben = page, second_page
+    sign_up(ann, base, "ann")
+    win_todays_deal(ann, base, "ann", deal, line)  # by hand, 30 minutes by the server's clock
+    expect(ann.get_by_test_id("rank")).to_have_text("#1", timeout=30_000)
+    sign_up(ben, base, "ben")
+    send_won_game(ben, base, "ben", line, minutes=10)
+    landed = time.monotonic()
+    expect(ann.get_by_test_id("rank")).to_have_text("#2", timeout=10_000)
+    assert time.monotonic() - landed < 10
+    expect(ann.get_by_test_id("rule-message")).to_have_text("Your rank on this board is now #2.")
