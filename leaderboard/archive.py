@@ -40,7 +40,7 @@ ATTEMPTS, SUBMISSIONS = partitions.ATTEMPTS, partitions.SUBMISSIONS
 # the player's name.
 _SUBMISSION_COLUMNS = ("id", "submitted_at", "status", "claimed_at", "verified_at", "deliveries", "hints",
                        "duration_ms", "clean", "rank_key", "hidden", "flagged", "flag_reasons", "practice",
-                       "copy_of_id", "log_hash", "tempo", "error", "error_index", "won", "score", "moves",
+                       "copy_of_id", "log_hash", "tempo", "error", "error_index", "refusal", "won", "score", "moves",
                        "foundation", "undos", "take_backs", "stock_passes", "waste_to_column", "actions", "times")
 _ATTEMPT_COLUMNS = ("id", "player_id", "deal_code", "deal_number", "daily_date", "started_at", "ranked", "hints")
 _RESULT = ("won", "score", "moves", "foundation", "undos", "take_backs", "stock_passes", "waste_to_column")
@@ -159,7 +159,7 @@ def _line(row) -> dict:
     elif submission["status"] == Submission.Status.REJECTED:
         line["result"] = {"ok": False, "index": submission["error_index"]}
     submission["copy_of"] = submission.pop("copy_of_id")
-    for name in ("flag_reasons", "tempo"):  # jsonb: Django's connection loads it as its text
+    for name in ("flag_reasons", "tempo", "refusal"):  # jsonb: Django's connection loads it as its text
         if isinstance(submission[name], str):
             submission[name] = json.loads(submission[name])
     return line | {"submission": submission}

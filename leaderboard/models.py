@@ -108,6 +108,9 @@ class Submission(models.Model):
     clean = models.BooleanField(null=True, help_text="No undo in the log and no hint asked.")
     error_index = models.PositiveIntegerField(null=True)
     error = models.TextField(blank=True)
+    #: The engine's reason for ``error`` as data, ``{"code", "args"}`` (games.refusals): the API
+    #: writes it in the reader's language. None for an older row or words outside the catalogue.
+    refusal = models.JSONField(null=True, blank=True)
 
     #: The ranking order packed in one number (leaderboard.boards.order.rank_key); lower is better.
     rank_key = models.BigIntegerField(null=True)

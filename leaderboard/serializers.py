@@ -6,7 +6,10 @@ from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import games
+
 from . import days
+from .errors import refusal_words
 from .models import Attempt, Submission
 
 
@@ -117,6 +120,10 @@ class SubmissionOut(serializers.ModelSerializer):
     tempo = serializers.SerializerMethodField()
     archived = serializers.BooleanField(
         read_only=True, help_text="Its month was archived: the log is in the archive file, no longer here.")
+    error = serializers.SerializerMethodField(
+        help_text="Why the log was rejected, in the reader's language (empty unless rejected).")
+    error_code = serializers.SerializerMethodField(
+        help_text="The engine's reason code for the rejection (games.refusals), or null.")
 
     class Meta:
         model = Submission
@@ -124,7 +131,7 @@ class SubmissionOut(serializers.ModelSerializer):
             "id", "attempt", "player", "deal", "deal_number", "daily_date", "status", "started_at",
             "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
             "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
-            "error", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "actions", "times", "tempo",
+            "error", "error_code", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "actions", "times", "tempo",
             "archived",
         ]
 
@@ -138,6 +145,13 @@ class SubmissionOut(serializers.ModelSerializer):
 
     def get_deal_number(self, submission) -> int | None:
         return submission.deal_number if self._deal_visible(submission) else None
+
+    def get_error(self, submission) -> str:
+        refusal = submission.refusal and games.Refusal(submission.refusal["code"], submission.refusal["args"])
+        return refusal_words(submission.error, refusal)
+
+    def get_error_code(self, submission) -> str | None:
+        return submission.refusal["code"] if submission.refusal else None
 
     def get_actions(self, submission) -> list[str] | None:
         """The log: for the owner at once, for others once the day has closed; none once archived."""

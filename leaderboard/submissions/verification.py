@@ -97,8 +97,9 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
     with its duration by the server's clock, its rank key and its fair-play flags."""
     now = timezone.now()
     if not result.ok:
+        refusal = result.refusal and {"code": result.refusal.code, "args": dict(result.refusal.args)}
         return {"status": Status.REJECTED, "verified_at": now, "error_index": result.index,
-                "error": result.error}
+                "error": result.error, "refusal": refusal}
     duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
     profile = tempo.profile(submission.times) if submission.times is not None else None
     reasons = _flag_reasons(profile, len(submission.actions), duration_ms)

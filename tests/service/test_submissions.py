@@ -73,6 +73,21 @@ def test_an_illegal_log_is_rejected_with_the_index_of_the_first_bad_action(make_
     assert shown["won"] is None
 
 
+def test_a_rejected_log_reads_in_the_readers_language(make_player, client_for, play):
+    """The worker stores the refusal as a code and its arguments; each reader gets its words."""
+    player = make_player()
+    shown = play(player, "EH1-N-AAAAAAF", ["s", "s", "1>2", "s"])
+    assert shown["error_code"] == "column_refuses"
+    assert Submission.objects.get(pk=shown["id"]).refusal == {
+        "code": "column_refuses", "args": {"card": "KC", "target": "AD"}}
+    url = f"/api/submissions/{shown['id']}/"
+    german = client_for(player).get(url, HTTP_ACCEPT_LANGUAGE="de").json()
+    polish = client_for(player).get(url, HTTP_ACCEPT_LANGUAGE="pl").json()
+    assert german["error"].startswith("1>2: KC kann nicht auf AD") and german["error_code"] == "column_refuses"
+    assert polish["error"].startswith("1>2: ") and polish["error"] != shown["error"] != german["error"]
+    assert shown["error"].startswith("1>2: KC cannot go on AD")
+
+
 def test_a_malformed_log_is_refused_at_once_with_its_index(make_player, client_for):
     client = client_for(make_player())
     attempt = start(client, "EH1-N-AAAAAAF")
