@@ -15,19 +15,9 @@ from service.conftest import not_a_copy, times_within
 from worker import wait_for
 
 from .conftest import PASSWORD
+from .test_groups import second_page, win_todays_deal  # noqa: F401  (second_page: a fixture)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def second_page(browser):
-    """Another person's browser: its own cookies."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(10_000)
-    context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def sign_up(page: Page, base: str, username: str) -> None:
@@ -99,8 +89,6 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
 
 def test_the_result_cards_rank_moves_when_a_better_result_lands(
         page, second_page, live_server, todays_deal, human_tempo_worker):
-    from .test_groups import win_todays_deal
-
     deal, line = todays_deal
     base = live_server.url
     ann, ben = page, second_page
