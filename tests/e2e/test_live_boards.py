@@ -101,3 +101,33 @@ def test_the_result_cards_rank_moves_when_a_better_result_lands(
     expect(ann.get_by_test_id("rank")).to_have_text("#2", timeout=10_000)
     assert time.monotonic() - landed < 10
     expect(ann.get_by_test_id("rule-message")).to_have_text("Your rank on this board is now #2.")
+
+
+def test_a_members_new_result_shows_on_the_open_group_board(page, second_page, live_server, todays_deal,
+                                                            human_tempo_worker):
+    from django.contrib.auth import get_user_model
+
+    from leaderboard.groups import services
+
+    _, line = todays_deal
+    base = live_server.url
+    ann, ben = page, second_page
+    sign_up(ann, base, "ann")
+    sign_up(ben, base, "ben")
+    users = get_user_model().objects
+    group = services.group_create(owner=users.get(username="ann"), name="Harp friends")
+    services.group_join(player=users.get(username="ben"), code=group.invite_code)
+    send_won_game(ann, base, "ann", line, minutes=30)
+    ann.goto(f"{base}/groups/{group.pk}/")
+    ann.wait_for_selector("body[data-ready=true]")
+    board = ann.get_by_test_id("group-board")
+    expect(board.locator("tbody tr")).to_have_count(1)
+    expect(ann.get_by_test_id("my-place")).to_contain_text("#1")
+    send_won_game(ben, base, "ben", line, minutes=10)
+    landed = time.monotonic()
+    expect(board.locator("tr[data-player='ben']")).to_be_visible(timeout=10_000)
+    assert time.monotonic() - landed < 10
+    expect(board.locator("tbody tr").first).to_have_attribute("data-player", "ben")
+    expect(ann.get_by_test_id("my-place")).to_contain_text("#2")
+    expect(ann.get_by_test_id("place-news")).to_have_text("Your place in the group is now #2.")
+    expect(ann.get_by_test_id("group-board-meta")).to_contain_text("2 of 2 members played")
