@@ -104,7 +104,8 @@ async function showDay(day, pageNumber = 1) {
   const box = $("daily-board");
   const meta = $("daily-meta");
   box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
-  const path = day === today ? "/api/leaderboards/daily/" : `/api/leaderboards/daily/${day}/`;
+  // The day by its date, today too: a page left open past midnight goes on showing its day.
+  const path = `/api/leaderboards/daily/${day}/`;
   const boardPath = `${path}?page=${pageNumber}&page_size=${PAGE_SIZE}`;
   const minePath = `${path}?around=me&page_size=1`;
   try {

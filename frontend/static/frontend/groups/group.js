@@ -62,7 +62,8 @@ async function showDay(day) {
   const shown = ++boardShown;
   const box = $("group-board");
   box.replaceChildren(h("p", { class: "empty" }, TEXT.loading));
-  const path = day === today ? `${base}boards/daily/` : `${base}boards/daily/${day}/`;
+  // The day by its date, today too: a page left open past midnight goes on showing its day.
+  const path = `${base}boards/daily/${day}/`;
   const boardPath = `${path}?page_size=${BOARD_SIZE}`;
   try {
     const [first, mine, deal] = await Promise.all([
