@@ -126,6 +126,7 @@ def test_a_polish_player_signs_up_wins_and_reads_everything_in_polish(
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("h1")).to_have_text("Rankingi")
     expect(page.get_by_test_id("daily-meta")).to_contain_text("1 gracz")
+    expect(page.get_by_test_id("daily-meta")).not_to_contain_text(": ·")  # no code before the day is final
     expect(page.get_by_test_id("my-rank")).to_contain_text("twoje miejsce: #1")
     expect(page.locator("#daily-board thead")).to_contain_text("Gracz")
     expect(page.locator("#daily-board tr[data-player='harfistka']")).to_contain_text("wygrana")

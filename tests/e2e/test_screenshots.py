@@ -81,7 +81,8 @@ def verified_game(player, line: list[str], number: int, daily_date=None) -> int:
     return submission.pk
 
 
-def shoot(page: Page, base: str, language: str, device: str, page_spec: tuple) -> None:
+def shoot(page: Page, base: str, language: str, device: str, page_spec: tuple) -> int:
+    """Check and picture one page; returns how many pixels it runs past the window's width."""
     name, path, ready, (selector, domain, msgid) = page_spec
     page.goto(f"{base}{path}")
     page.wait_for_selector(ready)
@@ -90,6 +91,7 @@ def shoot(page: Page, base: str, language: str, device: str, page_spec: tuple) -
     if language != "en":
         assert not english_left(page), (name, english_left(page))
     page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{language}-{device}-{name}.png"), full_page=True)
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
 def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_server, todays_deal, settings):
@@ -112,6 +114,7 @@ def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_
     specs = pages(replay_id, group.pk)
 
     shot = 0
+    too_wide = []
     for language, locale in LOCALES.items():
         for device, options in DEVICES.items():
             context = browser.new_context(locale=locale, timezone_id="Europe/Warsaw", **options)
@@ -124,9 +127,11 @@ def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_
                 for spec in specs:
                     if spec[0] == "daily":  # the first page for a signed-in player
                         context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}])
-                    shoot(page, base, language, device, spec)
+                    if overflow := shoot(page, base, language, device, spec):
+                        too_wide.append((language, device, spec[0], overflow))
                     shot += 1
             finally:
                 context.close()
             assert not errors, (language, device, errors)
     assert shot == len(LOCALES) * len(DEVICES) * len(specs) >= 60
+    assert not too_wide, f"pages wider than the window (language, device, page, pixels): {too_wide}"

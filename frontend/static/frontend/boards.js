@@ -120,8 +120,9 @@ async function showDay(day, pageNumber = 1) {
     const closed = deal ? deal.final : false;
     const draw = () => {
       meta.replaceChildren(
-        `${day === today ? TEXT.today : formatDay(day)}: `,
-        deal && deal.code ? h("a", { href: `/play/${deal.code}/` }, deal.code) : "",
+        // The code shows once the day is final; before that the day's name stands alone.
+        day === today ? TEXT.today : formatDay(day),
+        ...(deal && deal.code ? [": ", h("a", { href: `/play/${deal.code}/` }, deal.code)] : []),
         deal && deal.proven_winnable ? h("span", { "data-testid": "proven" }, TEXT.proven) : "",
         TEXT.players(board.count),
         closed ? TEXT.final : TEXT.open(deal && deal.closes_at ? formatMoment(deal.closes_at) : TEXT.midnight),
