@@ -35,23 +35,12 @@ _RANK = (f'UPDATE "{_ENTRIES}" e SET "rank" = r.n FROM ('
          f'WHERE e."id" = r."id" AND e."rank" IS DISTINCT FROM r.n')
 
 # Reads in plain SQL, as the hot reads of the index's misses (``rows``): compiling the ORM's
-# query cost as much as running it. A frozen board's size and rows come in one statement, the
-# rows rendered by PostgreSQL (``rows.SQL_ROW``): none when the board is not frozen, one
-# without a row when the range is empty. A page is a range of the (board, rank) index.
+# query cost as much as running it.
 _ROWS = f'{rows.SQL_JOIN} ON s."id" = e."submission_id"'
-_PAGE = (f'SELECT f."entries", w."row" FROM "{_FROZEN}" f LEFT JOIN LATERAL ('
-         f'SELECT e."rank", {rows.SQL_ROW} AS "row" FROM "{_ENTRIES}" e INNER JOIN {_ROWS} '
-         f'WHERE e."board" = %s AND e."rank" BETWEEN %s AND %s) w ON true '
-         f'WHERE f."board" = %s ORDER BY w."rank"')
-# A player's place: their entry by (board, player), then 2r + 1 rows from their rank - r (none
-# when they have no entry). A LIMIT, not a BETWEEN on their rank, which was planned for
-# thousands of rows and a scan of the users: this is a short scan of the index and a
-# primary-key read per row.
-_AROUND = (f'SELECT f."entries", me."rank", w."row" FROM "{_FROZEN}" f '
-           f'LEFT JOIN "{_ENTRIES}" me ON me."board" = f."board" AND me."player_id" = %s '
-           f'LEFT JOIN LATERAL (SELECT e."rank", {rows.SQL_ROW} AS "row" FROM "{_ENTRIES}" e INNER JOIN {_ROWS} '
-           f'WHERE e."board" = %s AND e."rank" >= me."rank" - %s ORDER BY e."rank" LIMIT %s) w ON true '
-           f'WHERE f."board" = %s ORDER BY w."rank"')
+_RANGE = (f'SELECT {rows.SQL_COLUMNS} FROM "{_ENTRIES}" e INNER JOIN {_ROWS} '
+          f'WHERE e."board" = %s AND e."rank" BETWEEN %s AND %s ORDER BY e."rank"')
+# A player's rank by (board, player): then the range, its bounds known (one statement joining
+# both is planned for thousands of rows and scans the users).
 _RANK_OF = f'SELECT "rank" FROM "{_ENTRIES}" WHERE "board" = %s AND "player_id" = %s'
 _SIZE = f'SELECT "entries" FROM "{_FROZEN}" WHERE "board" = %s'
 
@@ -172,15 +161,12 @@ def frozen_size(board: str) -> int | None:
     return found[0][0] if found else None
 
 
-def frozen_page(board: str, offset: int, limit: int) -> tuple[int, list[bytes]] | None:
-    """``(size, rows)`` of a frozen board: its number of entries and the rows ranked ``offset``
-    .. ``offset + limit - 1`` (0-based), in one statement; None when the board is not frozen."""
-    if not is_final(board):
-        return None
-    found = sql.run(_PAGE, [board, offset + 1, offset + max(limit, 0), board])
-    if not found:
-        return None
-    return found[0][0], [row.encode() for _, row in found if row is not None]
+def frozen_rows(board: str, offset: int, limit: int) -> list[bytes]:
+    """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based) of a frozen board, as
+    ``rows`` renders them: one range of the (board, rank) index."""
+    if limit <= 0:
+        return []
+    return [rows.render(values) for values in sql.run(_RANGE, [board, offset + 1, offset + limit])]
 
 
 def frozen_rank(board: str, player_id: int) -> int | None:
@@ -189,21 +175,15 @@ def frozen_rank(board: str, player_id: int) -> int | None:
     return found[0][0] - 1 if found and found[0][0] is not None else None
 
 
-def frozen_around(board: str, player_id: int, radius: int) -> tuple[int, int | None, int, list[bytes]] | None:
-    """``(size, rank, offset, rows)`` on a frozen board, in one statement: its number of
-    entries, the player's 0-based rank (None when not on it) and ``2 * radius + 1`` rows from
-    ``offset = rank - radius``, never below 0 (as the index answers). None when the board is
-    not frozen."""
-    if not is_final(board):
-        return None
-    found = sql.run(_AROUND, [player_id, board, radius, 2 * radius + 1, board])
-    if not found:
-        return None
-    size, rank = found[0][0], found[0][1]
+def frozen_around(board: str, player_id: int, radius: int) -> tuple[int | None, int, list[bytes]]:
+    """``(rank, offset, rows)`` on a frozen board: the player's 0-based rank (None when not on
+    it) and ``2 * radius + 1`` rows from ``offset = rank - radius``, never below 0 (as the
+    index answers): their entry by (board, player), then a range of ranks."""
+    rank = frozen_rank(board, player_id)
     if rank is None:
-        return size, None, 0, []
-    return size, rank - 1, max(rank - 1 - radius, 0), [row.encode() for _, _, row in found if row is not None]
-
+        return None, 0, []
+    offset = max(rank - radius, 0)
+    return rank, offset, frozen_rows(board, offset, 2 * radius + 1)
 
 _PLAYERS = (f'SELECT "player_id", "rank" - 1, "submission_id" FROM "{_ENTRIES}" '
             f'WHERE "board" = %s AND "player_id" = ANY(%s::bigint[]) AND "rank" IS NOT NULL ORDER BY "rank"')

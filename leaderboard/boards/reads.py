@@ -94,10 +94,9 @@ def _record_rank(board: str, player_id: int) -> int | None:
 def _page(board: str, offset: int, limit: int) -> tuple[list[bytes | None], int]:
     """The rows ranked ``offset`` .. ``offset + limit - 1`` (0-based; None for a row removed
     while read) and the board's size."""
-    frozen = freeze.frozen_page(board, offset, limit)
+    frozen = freeze.frozen_size(board)
     if frozen is not None:
-        total, found = frozen
-        return found, total
+        return freeze.frozen_rows(board, offset, limit), frozen
     found = _from_index(board, lambda ranks: ranks.page_rows(board, offset, limit))
     if found is not _NO_INDEX:
         total, entries = found
@@ -149,10 +148,10 @@ def board_page_at(board: str, page: int, page_size: int) -> tuple[bytes, tuple[i
 
 def board_around(board: str, player, radius: int) -> bytes:
     """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
-    frozen = freeze.frozen_around(board, player.pk, radius)
+    frozen = freeze.frozen_size(board)
     found = _NO_INDEX if frozen is not None else _from_index(board, lambda ranks: ranks.around(board, player.pk, radius))
     if frozen is not None:
-        total, rank, offset, shown = frozen
+        (rank, offset, shown), total = freeze.frozen_around(board, player.pk, radius), frozen
     elif found is not _NO_INDEX:
         rank, offset, entries, total = found
         shown = _filled(board, entries)

@@ -25,34 +25,11 @@ SHOWN = ("player", "won", "moves", "score", "duration_ms", "clean", "hints", "su
 # The same values in plain SQL over submissions ``s`` joined to users ``u``, ``submitted_at`` as
 # ``datetime.isoformat()`` writes a UTC time, made by PostgreSQL (loading a timestamptz into a
 # datetime runs Django's Python loader per row).
-_SQL_SUBMITTED_AT = (
+SQL_COLUMNS = (
+    's."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", s."hints", '
     """to_char(s."submitted_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') """
     """|| CASE WHEN date_trunc('second', s."submitted_at") = s."submitted_at" THEN '' """
     """ELSE to_char(s."submitted_at" AT TIME ZONE 'UTC', '.US') END || '+00:00'""")
-SQL_COLUMNS = ('s."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", s."hints", '
-               + _SQL_SUBMITTED_AT)
-
-
-def _sql_bool(column: str) -> str:
-    return f"CASE WHEN {column} THEN 'true' WHEN NOT {column} THEN 'false' ELSE 'null' END"
-
-
-def _sql_number(column: str) -> str:
-    return f"coalesce({column}::text, 'null')"
-
-
-# A row's stored text made by PostgreSQL, the bytes ``render`` makes of SQL_COLUMNS' values
-# (DRF's compact JSON in UTF-8), for reads that send many rows (a frozen day's page): no Python
-# per row. The name's escapes are to_json's, which escapes what Python's json escapes, as it
-# does (quote, backslash, controls: \b \f \n \r \t, the others as \u00XX), and U+2028 and
-# U+2029 as DRF escapes them; a test compares the two on awkward names.
-SQL_ROW = (
-    r"""'"player":' || replace(replace(to_json(u."username")::text, U&'\2028', '\u2028'), """
-    r"""U&'\2029', '\u2029') """
-    f"""|| ',"won":' || {_sql_bool('s."won"')} || ',"moves":' || {_sql_number('s."moves"')} """
-    f"""|| ',"score":' || {_sql_number('s."score"')} || ',"duration_ms":' || {_sql_number('s."duration_ms"')} """
-    f"""|| ',"clean":' || {_sql_bool('s."clean"')} || ',"hints":' || {_sql_number('s."hints"')} """
-    f"""|| ',"submission":' || s."id"::text || ',"submitted_at":"' || {_SQL_SUBMITTED_AT} || '"}}'""")
 SQL_JOIN = (f'"{Submission._meta.db_table}" s INNER JOIN "{User._meta.db_table}" u '
             f'ON s."player_id" = u."id"')
 

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games import format_code
-from leaderboard import days, moderation, sql
-from leaderboard.boards import entries, freeze, index, order, reads, rows
+from leaderboard import days, moderation
+from leaderboard.boards import entries, freeze, index, order
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission
 
 NUMBER = 4242
@@ -166,7 +166,6 @@ def test_the_command_freezes_a_given_final_day(db, closed_day, won_game, capsys)
     assert f"froze daily:{closed_day.isoformat()}" in capsys.readouterr().out
     assert FrozenBoard.objects.get().entries == 3
 
-
 def test_the_freeze_follows_the_clock_it_is_given(db, closed_day, won_game, django_capture_on_commit_callbacks):
     """A clock the caller moves (a simulation of many days, benchmarks/bench_year.py) decides
     when a day is final, as the server's clock does: at its close plus the grace, not before."""
@@ -186,38 +185,3 @@ def test_the_freeze_follows_the_clock_it_is_given(db, closed_day, won_game, djan
     assert sorted(BoardEntry.objects.filter(board=board).values_list("rank", flat=True)) == [1, 2, 3, 4]
     assert not index.board_index().is_ready(board)
 
-
-def test_a_frozen_days_page_and_around_me_are_one_statement_each(
-        db, closed_day, won_game, django_capture_on_commit_callbacks, django_assert_num_queries):
-    with django_capture_on_commit_callbacks(execute=True):
-        players = seed(closed_day, won_game["actions"][:3], count=12)
-    board = order.daily_board(closed_day)
-    page, mine = reads.board_page(board, 2, 4), reads.board_around(board, players[5], 2)
-    nobody = reads.board_around(board, User.objects.create(username="nobody"), 2)
-    with django_capture_on_commit_callbacks(execute=True):
-        freeze.days_freeze()
-    with django_assert_num_queries(1):  # the board's size and its rows
-        assert reads.board_page(board, 2, 4) == page
-    with django_assert_num_queries(1):  # the size, the player's rank and the rows around it
-        assert reads.board_around(board, players[5], 2) == mine
-    assert reads.board_around(board, User.objects.get(username="nobody"), 2) == nobody
-    assert json.loads(nobody)["me"] is None and json.loads(mine)["me"] is not None
-
-
-AWKWARD_NAMES = ['Zoë "quoted"', "back\\slash", "tab\tnew\nline\r", "ctl\x01\x1f\x7f", "sep\u2028par\u2029",
-                 "🎴 card", "plain"]
-
-
-def test_postgresql_renders_a_row_as_python_does(db, won_game):
-    """A frozen day's rows are rendered by PostgreSQL (``rows.SQL_ROW``): the bytes Python
-    renders from the same values, for any name and for the null fields of an unverified result."""
-    day = days.today() - timedelta(days=3)
-    made = [result(User.objects.create(username=name), day, won_game["actions"][:3], won=i % 2 == 0,
-                   minute=i, refresh=False) for i, name in enumerate(AWKWARD_NAMES)]
-    Submission.objects.filter(pk=made[0].pk).update(submitted_at=made[0].submitted_at.replace(microsecond=0))
-    Submission.objects.filter(pk=made[1].pk).update(status=Submission.Status.PENDING, won=None, moves=None,
-                                                     score=None, clean=None, rank_key=None)
-    found = sql.run(f"SELECT {rows.SQL_COLUMNS}, {rows.SQL_ROW} FROM {rows.SQL_JOIN} ORDER BY s.id")
-    assert len(found) == len(AWKWARD_NAMES)
-    for *values, text in found:
-        assert text.encode() == rows.render(values), values[1]
