@@ -308,8 +308,8 @@ def mb(value: float) -> str:
 
 
 def print_row(row: dict, header: bool = False) -> None:
-    columns = ["day", "date", "results", "freeze s", "evicted", "deal boards", "Redis db MB", "open day MB",
-               "numbered MB", "versions MB", "server MB", "PG main MB", "PG db MB", "entries"]
+    columns = ["day", "date", "results", "freeze s", "evicted", "deal boards", "Redis db MiB", "open day MiB",
+               "numbered MiB", "versions MiB", "server MiB", "PG main MiB", "PG db MiB", "entries"]
     if header:
         print(" | ".join(columns), flush=True)
         return
@@ -339,12 +339,12 @@ def flatness(rows: list[dict]) -> tuple[dict, list[str]]:
     for row in rows:
         size = row["redis"]["db_bytes"]
         if row in tail and abs(size - steady) > FLAT * steady:
-            problems.append(f"day {row['day']}: {mb(size)} MB, more than 10% from the steady {mb(steady)} MB")
+            problems.append(f"day {row['day']}: {mb(size)} MiB, more than 10% from the steady {mb(steady)} MiB")
         elif row["day"] >= 3 and size > (1 + FLAT) * steady:
-            problems.append(f"day {row['day']}: {mb(size)} MB, above the steady {mb(steady)} MB by more than 10%")
+            problems.append(f"day {row['day']}: {mb(size)} MiB, above the steady {mb(steady)} MiB by more than 10%")
     for row, size in zip(rows, open_days):
         if abs(size - open_day) > FLAT * open_day:
-            problems.append(f"day {row['day']}: the open day's index {mb(size)} MB, not {mb(open_day)} MB")
+            problems.append(f"day {row['day']}: the open day's index {mb(size)} MiB, not {mb(open_day)} MiB")
     spread = [row["redis"]["db_bytes"] for row in rows if row["day"] >= 3]
     return {"steady_db_bytes": steady, "steady_days": [row["day"] for row in tail],
             "from_day_3_min": min(spread), "from_day_3_max": max(spread), "open_day_bytes": open_day}, problems
@@ -365,7 +365,7 @@ def extrapolate(rows: list[dict], args, boards_ever: int) -> dict:
 
     open_day = mean("daily index") * scale  # the open day's index: one day of a million
     numbered = (mean("deal index") + mean("touched")) * scale  # plays scale with the players
-    pages = mean("cached pages") * scale
+    pages = mean("cached pages")  # the pages this script read (5 minutes' cache): not players' doing
     # A board's page versions never expire (leaderboard.cache): they grow by the boards ever
     # changed, up to every numbered deal (999,999) once the random plays have drawn them all.
     from games.deal import MAX_DEAL
@@ -462,12 +462,12 @@ def main() -> int:
         problems.append("no frozen day was read against its open reads")
     results["problems"] = problems
     x = results["extrapolation"]
-    print(f"\nsteady state of this Redis db: {mb(flat.get('steady_db_bytes', 0))} MB "
-          f"(from day 3: {mb(flat.get('from_day_3_min', 0))} .. {mb(flat.get('from_day_3_max', 0))} MB)")
-    print(f"a year of {YEAR_PLAYERS:,} players a day: Redis steady {mb(x['redis_steady_bytes'])} MB "
+    print(f"\nsteady state of this Redis db: {mb(flat.get('steady_db_bytes', 0))} MiB "
+          f"(from day 3: {mb(flat.get('from_day_3_min', 0))} .. {mb(flat.get('from_day_3_max', 0))} MiB)")
+    print(f"a year of {YEAR_PLAYERS:,} players a day: Redis steady {mb(x['redis_steady_bytes'])} MiB "
           f"(the open day {mb(x['redis_open_day_bytes'])}, numbered boards {mb(x['redis_numbered_bytes'])}, "
           f"cached pages {mb(x['redis_cached_pages_bytes'])}) + board versions after a year "
-          f"{mb(x['redis_versions_after_a_year_bytes'])} MB: goal < 2 GB "
+          f"{mb(x['redis_versions_after_a_year_bytes'])} MiB: goal < 2 GB "
           f"{'met' if x['redis_goal_met'] else 'MISSED'}")
     print(f"PostgreSQL {x['postgres_bytes_per_result']:,} bytes per result (main tables; "
           f"{x['postgres_db_bytes_per_result']:,} for the whole database), "
@@ -477,7 +477,8 @@ def main() -> int:
     if problems:
         print("\nFAILED:\n  " + "\n  ".join(problems))
         return 1
-    print("\nchecks passed: Redis holds the open day and the recent numbered boards only, flat from day 3")
+    print("\nchecks passed: Redis holds the open day and the recent numbered boards only; its bytes flat at "
+          "the end and never above that from day 3")
     return 0
 
 
