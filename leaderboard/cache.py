@@ -21,6 +21,7 @@ import logging
 import time
 
 import redis
+from django.conf import settings
 from django.core.cache import cache
 from django_redis import get_redis_connection
 
@@ -83,13 +84,26 @@ def unless_unreachable(answer):
     return wrap
 
 
+def _version_seconds() -> int:
+    """How long a version outlives its board's last change: a day past the idle eviction, so
+    Redis keeps versions only for the boards in use (closed days' and idle deals' go)."""
+    return (settings.BOARD_IDLE_DAYS + 1) * 86_400
+
+
 @unless_unreachable(None)
 def _incr(keys: list[str]) -> None:
-    """INCR each key (a missing one becomes 1) in one round trip."""
+    """Bump each version in one round trip. A missing version starts from the clock in
+    milliseconds, not 0: a version that expired and came back never repeats an old number, so
+    a page or an ETag of its earlier life never matches (a board changes far less than 1,000
+    times a second)."""
     if keys:
         pipe = get_redis_connection("default").pipeline(transaction=False)
+        start, ttl = int(time.time() * 1000), _version_seconds()
         for key in keys:
-            pipe.incr(cache.make_key(key))
+            key = cache.make_key(key)
+            pipe.set(key, start, nx=True)
+            pipe.incr(key)
+            pipe.expire(key, ttl)
         pipe.execute()
 
 

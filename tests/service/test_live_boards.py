@@ -117,7 +117,7 @@ def test_a_top_page_keeps_its_tag_while_changes_land_below_it_for_a_while(monkey
     tags = live.etag(scope, now, issued=1000), live.etag(deep, now, issued=1000)
     cache.board_changed("deal:9", cache.TOP_RANKS + 5)  # far below the top: the count only
     later = live.versions(scope)
-    assert later.version == now.version + 1 and later.top == now.top
+    assert later.version > now.version and later.top == now.top
     assert live.fresh(tags[0], scope, later, now=1000 + live.COUNT_LAG_SECONDS - 1) == tags[0]
     assert live.fresh(tags[0], scope, later, now=1000 + live.COUNT_LAG_SECONDS) is None  # its count is old
     assert live.fresh(tags[1], deep, later, now=1001) is None  # a deep page's rows moved

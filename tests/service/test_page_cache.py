@@ -5,6 +5,7 @@ import time
 from datetime import datetime, timezone
 
 import pytest
+from django.core.cache import cache as django_cache
 from rest_framework.test import APIClient
 
 from leaderboard import cache
@@ -95,3 +96,21 @@ def test_through_the_api_a_result_below_the_top_leaves_the_top_page_cached(
     assert client.get("/api/leaderboards/daily/?page_size=1").json()["count"] == 2
     play(make_player("fastest"), code, won_game["actions"], minutes=5)  # a new leader: at once
     assert client.get("/api/leaderboards/daily/?page_size=1").json()["results"][0]["player"] == "fastest"
+
+
+def test_a_version_expires_with_its_board_and_never_repeats_an_old_number(clean_redis, settings):
+    """Versions leave Redis a day after the idle eviction; one that comes back starts from the
+    clock, so no page or ETag of its earlier life can match it."""
+    settings.BOARD_IDLE_DAYS = 2
+    board = "deal:78"
+    version_key, top_key = cache.version_keys(board)
+    cache.board_changed(board, rank=0)
+    cache.board_changed(board, rank=0)
+    redis_key = django_cache.make_key(version_key)
+    first = django_cache.get(version_key)
+    assert django_cache.get(top_key) == first >= int(time.time() * 1000) - 60_000
+    assert 2 * 86_400 < clean_redis.ttl(redis_key) <= 3 * 86_400
+    clean_redis.delete(redis_key, django_cache.make_key(top_key))  # as if it expired
+    time.sleep(0.002)
+    cache.board_changed(board, rank=None)
+    assert django_cache.get(version_key) > first
