@@ -372,6 +372,32 @@ def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int =
     return result
 
 
+def target_run(server, url: str, script: str, label: str, *, rate: float, p95: float, seconds: int,
+               connections: int, paced: float | None, expected_ms: float = 0.0, adjust=None,
+               width: int = 14) -> dict:
+    """One measured wrk run against a target (at least ``rate`` requests/s, p95 under ``p95``
+    ms): closed loop, or ``paced`` at that rate with 4x the connections, each waiting so the
+    total is the rate (``expected_ms``: an answer's time, from the closed-loop run). The stack's
+    CPU is metered over the run; ``adjust(r)`` may move work off the client's share first.
+    Prints the figures and returns them, ``met`` included."""
+    meter = CpuMeter(server).start()
+    r = wrk(url, script, seconds=seconds, connections=connections * (4 if paced else 1),
+            rate=paced * 1.05 if paced else None, expected_ms=expected_ms if paced else 0)
+    r["cpu"] = meter.stop()
+    if adjust:
+        adjust(r)
+    r.update(cpu_summary(r["cpu"], r["requests"]))
+    r["loadavg"] = loadavg()
+    r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
+    print(f"{label:{width}s} {fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
+          f"{'met' if r['met'] else 'MISSED'}", flush=True)
+    print(f"{'':{width}s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req, wrk "
+          f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
+          f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
+          f"(load {r['loadavg']})", flush=True)
+    return r
+
+
 def fmt_wrk(r: dict) -> str:
     return (f"{r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
             f"p99 {r['p99_ms']:.1f} ms, errors {r['errors']} "

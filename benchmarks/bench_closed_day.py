@@ -108,26 +108,13 @@ def main() -> None:
             _stack.wrk(server.url + path, script, seconds=2, connections=args.connections)  # warm up
             for paced in (None, rate):
                 label = f"{name} {'paced' if paced else 'max'}"
-                meter = _stack.CpuMeter(server).start()
-                r = _stack.wrk(server.url + path, script, seconds=seconds,
-                               connections=args.connections * (4 if paced else 1),
-                               rate=paced * 1.05 if paced else None,
-                               expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
-                r["cpu"] = meter.stop()
-                r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
-                r["loadavg"] = _stack.loadavg()
-                r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
-                results[label] = r
-                print(f"{label:14s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
-                      f"{'met' if r['met'] else 'MISSED'}  (load {r['loadavg']}, others used "
-                      f"{r['cpu']['others_cores']} cores)", flush=True)
+                results[label] = _stack.target_run(
+                    server, server.url + path, script, label, rate=rate, p95=p95, seconds=seconds,
+                    connections=args.connections, paced=paced,
+                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
     finally:
         server.stop()
-    time.sleep(1)  # the server's backends report their table statistics when they exit
-    after = bench_leaderboard.table_reads()
-    results["rows read by the runs"] = {
-        table: {k: after[table][k] - reads_before[table][k] for k in after[table]} for table in after}
-    print("rows read by the runs (pg_stat_user_tables deltas):", results["rows read by the runs"])
+    results["rows read by the runs"] = bench_leaderboard.rows_read_since(reads_before)
     from leaderboard.boards import index, order
     assert not index.board_index().is_ready(order.daily_board(DAY)), "a read rebuilt the frozen board's index"
     _stack.save_results("closed-day-quick" if args.quick else "closed-day", results)

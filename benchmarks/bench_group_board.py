@@ -196,22 +196,10 @@ def main() -> None:
             _stack.wrk(server.url + url_path, script, seconds=2, connections=args.connections)  # warm up
             for paced in (None,) if args.no_paced else (None, rate):
                 label = f"{name} {'paced' if paced else 'max'}"
-                meter = _stack.CpuMeter(server).start()
-                r = _stack.wrk(server.url + url_path, script, seconds=seconds,
-                               connections=args.connections * (4 if paced else 1),
-                               rate=paced * 1.05 if paced else None,
-                               expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
-                r["cpu"] = meter.stop()
-                r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
-                r["loadavg"] = _stack.loadavg()
-                r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
-                results[label] = r
-                print(f"{label:14s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
-                      f"{'met' if r['met'] else 'MISSED'}", flush=True)
-                print(f"{'':14s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req, wrk "
-                      f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
-                      f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
-                      f"(load {r['loadavg']})", flush=True)
+                results[label] = _stack.target_run(
+                    server, server.url + url_path, script, label, rate=rate, p95=p95, seconds=seconds,
+                    connections=args.connections, paced=paced,
+                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
     finally:
         server.stop()
     _stack.save_results("group-board-quick" if args.quick else "group-board", results)

@@ -161,6 +161,15 @@ def table_reads() -> dict:
         return {name: {"seq_scan": s, "seq_tup_read": r, "idx_tup_fetch": f} for name, s, r, f in cursor.fetchall()}
 
 
+def rows_read_since(before: dict) -> dict:
+    """What the runs read of the tables since ``table_reads()`` gave ``before``, printed."""
+    time.sleep(1)  # the server's backends report their table statistics when they exit
+    after = table_reads()
+    read = {table: {k: after[table][k] - before[table][k] for k in after[table]} for table in after}
+    print("rows read by the runs (pg_stat_user_tables deltas):", read)
+    return read
+
+
 class Bumper(threading.Thread):
     """Marks the board changed ``rate`` times a second, as verified results do, each at a
     random rank among the board's ``size`` (a fixed seed: the same ranks every run)."""
@@ -170,6 +179,12 @@ class Bumper(threading.Thread):
         self.board, self.rate, self.stop_event, self.count = board, rate, threading.Event(), 0
         self.ranks = random.Random(5).choices(range(size), k=1 << 16)
         self.cpu_s = 0.0
+
+    def take_off_client(self, r: dict, since_s: float) -> None:
+        """The board changes are not the load generator's work: move this thread's CPU since
+        ``since_s`` out of the client's share of run ``r``."""
+        r["cpu"]["bumper_s"] = round(self.cpu_s - since_s, 2)
+        r["cpu"]["cpu_s"]["client"] = round(r["cpu"]["cpu_s"]["client"] - r["cpu"]["bumper_s"], 2)
 
     def run(self):
         from leaderboard import cache
@@ -238,27 +253,12 @@ def main() -> None:
                         if name == "deep":  # start cold: no page cached by an earlier run
                             from leaderboard import cache as page_cache
                             page_cache.board_changed(board)
-                        meter = _stack.CpuMeter(server).start()
                         bumped = bumper.cpu_s if bumper else 0.0
-                        # paced: 4x the connections, each waiting so the total is the target rate
-                        r = _stack.wrk(server.url + path, script, seconds=seconds,
-                                       connections=args.connections * (4 if paced else 1),
-                                       rate=paced * 1.05 if paced else None,
-                                       expected_ms=results[label.replace("paced", "max")]["p50_ms"] if paced else 0)
-                        r["cpu"] = meter.stop()
-                        if bumper:  # the board changes are not the load generator's work
-                            r["cpu"]["bumper_s"] = round(bumper.cpu_s - bumped, 2)
-                            r["cpu"]["cpu_s"]["client"] = round(r["cpu"]["cpu_s"]["client"] - r["cpu"]["bumper_s"], 2)
-                        r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
-                        r["loadavg"] = _stack.loadavg()
-                        r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
-                        results[label] = r
-                        print(f"{label:26s} {_stack.fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
-                              f"{'met' if r['met'] else 'MISSED'}", flush=True)
-                        print(f"{'':26s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req, wrk "
-                              f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
-                              f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
-                              f"(load {r['loadavg']})", flush=True)
+                        results[label] = _stack.target_run(
+                            server, server.url + path, script, label, rate=rate, p95=p95, seconds=seconds,
+                            connections=args.connections, paced=paced, width=26,
+                            expected_ms=results[label.replace("paced", "max")]["p50_ms"] if paced else 0,
+                            adjust=(lambda r: bumper.take_off_client(r, bumped)) if bumper else None)
                 finally:
                     if bumper:
                         bumper.stop_event.set()
@@ -266,11 +266,7 @@ def main() -> None:
                         results[f"{name} board changes"] = bumper.count
     finally:
         server.stop()
-    time.sleep(1)  # the server's backends report their table statistics when they exit
-    after = table_reads()
-    results["rows read by the runs"] = {
-        table: {k: after[table][k] - reads_before[table][k] for k in after[table]} for table in after}
-    print("rows read by the runs (pg_stat_user_tables deltas):", results["rows read by the runs"])
+    results["rows read by the runs"] = rows_read_since(reads_before)
     _stack.save_results("leaderboard-quick" if args.quick else "leaderboard", results)
 
 

@@ -43,8 +43,7 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-@pytest.fixture
-def page(browser):
+def _player_page(browser):
     """A fresh browser context (own cookies and localStorage) at desktop size. Script errors
     on the page fail the test."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
@@ -58,6 +57,17 @@ def page(browser):
     yield page
     context.close()
     assert not errors, f"errors in the page's scripts: {errors}"
+
+
+@pytest.fixture
+def page(browser):
+    yield from _player_page(browser)
+
+
+@pytest.fixture
+def second_page(browser):
+    """Another person's browser beside ``page``: its own cookies and storage."""
+    yield from _player_page(browser)
 
 
 @pytest.fixture

@@ -19,20 +19,6 @@ from .driver import BoardPlayer
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def second_page(browser):
-    """Another person's browser: its own cookies, the how-to already dismissed."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(10_000)
-    context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"errors in the page's scripts: {errors}"
-
-
 def sign_up_here(page: Page, username: str) -> None:
     """On a log-in or sign-up page: create the account, and be sent on to its ?next=."""
     page.get_by_test_id("username").fill(username)

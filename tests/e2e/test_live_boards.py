@@ -15,7 +15,7 @@ from service.conftest import not_a_copy, times_within
 from worker import wait_for
 
 from .conftest import PASSWORD
-from .test_groups import second_page, win_todays_deal  # noqa: F401  (second_page: a fixture)
+from .test_groups import win_todays_deal
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
