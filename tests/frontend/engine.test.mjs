@@ -67,7 +67,7 @@ function throwsRefusal(fn, type, refusal) {
 
 /** A result dict without its words (`error`): the vectors compare the refusal instead. */
 function withoutError(dict) {
-  const { error, ...rest } = dict;
+  const { error: _error, ...rest } = dict;
   return rest;
 }
 

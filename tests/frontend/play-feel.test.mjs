@@ -106,7 +106,7 @@ describe("fitCards", () => {
     columns: [Array(21).fill("KS"), ...Array.from({ length: 8 }, () => ["AH"])],
     down: [8, 0, 0, 0, 0, 0, 0, 0, 0],
   };
-  const height = ({ w, h, gap }) => 4 + h + 2 * gap + 8 * Math.round(h * 0.13) + 12 * Math.round(h * 0.2) + h;
+  const height = ({ h, gap }) => 4 + h + 2 * gap + 8 * Math.round(h * 0.13) + 12 * Math.round(h * 0.2) + h;
 
   test("keeps the width's size when the table fits", () => {
     assert.deepEqual(fitCards(1084, tall, 5000), measure(1084));

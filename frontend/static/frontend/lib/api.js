@@ -38,7 +38,7 @@ export async function api(path, { method = "GET", body } = {}) {
       method, headers, credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  } catch (exc) {
+  } catch {
     throw new ApiError(0, "network", gettext("The server cannot be reached: check your connection."));
   }
   const text = await response.text();

@@ -35,7 +35,7 @@ export async function fetchTagged(path, tag = null) {
   }
   if (response.status === 304) return null;
   const text = await response.text();
-  let data = null;
+  let data;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) {
     const err = data && data.error;

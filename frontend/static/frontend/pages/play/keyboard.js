@@ -156,7 +156,7 @@ function markHeld(play, tableEl) {
   for (const node of tableEl.querySelectorAll(".held")) node.classList.remove("held");
   if (!play.held) return;
   const { src } = play.held;
-  let cards = [];
+  let cards;
   if (src === "waste") cards = [tableEl.querySelector("[data-waste-top]")];
   else if (src[0] === "f") cards = [tableEl.querySelector(`[data-src="${src}"]`)];
   else {

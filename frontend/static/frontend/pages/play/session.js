@@ -63,7 +63,7 @@ export async function askHint(play) {
     return;
   }
   say(TEXT.hintLooking);
-  let action = null;
+  let action;
   try {
     await ensureAttempt(play, { force: true });
     if (!attemptIsMine(play)) return; // ensureAttempt said why
