@@ -119,7 +119,10 @@ describe("shareText in Polish and German (the project's catalogues)", () => {
 describe("shareFacts from a verified daily game's record", () => {
   const record = {
     code: "EH1-D-QWERTYU", actions: ["s", "w>3", "3>f", "7>2:3"], times: [1, 2, 3, 4], daily: true,
-    submission: { status: "verified", daily_date: "2026-12-01", won: true, moves: 4, duration_ms: 61_000, practice: false },
+    submission: {
+      status: "verified", daily_date: "2026-12-01", won: true, moves: 4, duration_ms: 61_000, practice: false,
+      on_boards: true,
+    },
     rank: { me: 2, count: 9, daily_date: "2026-12-01" }, streak: 3,
   };
 

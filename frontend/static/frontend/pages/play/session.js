@@ -125,11 +125,6 @@ export async function submit(play) {
   }
 }
 
-/** Whether a verified result stands on its board (else there is no rank to ask for). */
-function onBoards(sub) {
-  return sub.status === "verified" && !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
-}
-
 /** Ask for the submission until it is verified or rejected, backing off up to 5 s a round. */
 async function poll(play) {
   if (play.polling || !play.record.submissionId) return;
@@ -151,7 +146,8 @@ async function poll(play) {
         saveGame(play);
         renderResult(play);
         if (sub.status === "verified" || sub.status === "rejected") {
-          if (onBoards(sub)) await fetchRank(play, sub);
+          // The server says whether the result stands on its board: else there is no rank to ask for.
+          if (sub.on_boards) await fetchRank(play, sub);
           return;
         }
       }

@@ -16,8 +16,7 @@ export function shareLine(play) {
   const { record } = play;
   const sub = record && record.submission;
   if (!record || !record.daily || !sub || sub.status !== "verified" || !sub.daily_date) return null;
-  const onBoards = !sub.practice && !sub.copy_of && !sub.flagged && !sub.hidden;
-  if (onBoards && !record.rank) return null; // its rank is on its way (session.js)
+  if (sub.on_boards && !record.rank) return null; // its rank is on its way (session.js)
   const status = h("span", { class: "share-status", role: "status", "data-testid": "share-status" });
   const button = h("button", { type: "button", class: "share-button", "data-testid": "share" }, TEXT.share);
   const line = h("p", { class: "share" }, button, " ", status);
