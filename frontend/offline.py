@@ -32,7 +32,7 @@ _hashed: dict = {"signature": None, "version": None}
 
 
 def static_files() -> list[str]:
-    """The kept static files' paths under STATIC_URL ("frontend/play.js"), sorted."""
+    """The kept static files' paths under STATIC_URL ("frontend/pages/play.js"), sorted."""
     found = []
     for path in (STATIC_DIR / "frontend").rglob("*"):
         name = path.relative_to(STATIC_DIR).as_posix()

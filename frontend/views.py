@@ -1,5 +1,5 @@
 """The pages of the site. Each one is a thin HTML shell: the ES modules in
-static/frontend/ do the work through the JSON API (and engine.js for the game itself)."""
+static/frontend/ do the work through the JSON API (and engine/ for the game itself)."""
 
 from datetime import date
 from functools import wraps

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from frontend import catalogues
+from tools import catalogues
 from games import format_code
 from leaderboard.models import Attempt, Submission
 from worker import wait_for

@@ -52,10 +52,10 @@ def test_a_numbered_deal_opens_and_plays_offline(page, live_server):
     worker = wait_for_worker(page)
     assert worker["scope"] == f"{base}/" and worker["script"] == f"{base}/sw.js"
     assert len(worker["names"]) == 1 and worker["names"][0].startswith("easy-harp-")
-    for path in ("/static/frontend/play.js", "/static/frontend/engine.js", "/static/frontend/app.css",
+    for path in ("/static/frontend/pages/play.js", "/static/frontend/engine/game.js", "/static/frontend/app.css",
                  "/play/offline/", "/jsi18n/", "/manifest.webmanifest"):
         assert path in worker["kept"], path
-    assert "/static/frontend/vectors.json" not in worker["kept"]
+    assert "/static/frontend/engine/vectors.json" not in worker["kept"]
     assert not page.evaluate(SERVED_BY_WORKER)  # online: the server's page
 
     page.context.set_offline(True)

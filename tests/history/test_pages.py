@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_the_calendar_pages_are_shells_for_their_module(path, make_player):
     client = Client()
     html = client.get(path).content.decode()
-    assert 'src="/static/frontend/calendar.js"' in html and 'data-testid="calendar"' in html
+    assert 'src="/static/frontend/pages/calendar.js"' in html and 'data-testid="calendar"' in html
     assert 'data-testid="cal-prev"' in html and 'data-testid="cal-next"' in html
     assert 'data-testid="calendar-signed-out"' in html  # log in to see your results
     client.force_login(make_player("ada"))

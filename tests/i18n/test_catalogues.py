@@ -1,9 +1,9 @@
 """The translation catalogues (locale/) are complete and compiled, and plurals are right.
 
 Complete: every string the code marks (what ``makemessages`` would extract, found without
-xgettext by frontend/catalogues.py) is in the Polish and German catalogues of its domain, with
+xgettext by tools/catalogues.py) is in the Polish and German catalogues of its domain, with
 a translation that is neither empty nor fuzzy, and no catalogue keeps a string the code no
-longer marks. Compiled: each committed .mo holds exactly its .po (``manage.py catalogues
+longer marks. Compiled: each committed .mo holds exactly its .po (``python -m tools.catalogues
 compile`` writes them; README, "Languages").
 """
 
@@ -17,7 +17,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from frontend import catalogues
+from tools import catalogues
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ def test_the_three_languages_are_served():
 def test_every_marked_string_is_translated_and_every_mo_is_compiled():
     found = catalogues.problems()
     assert not found, (
-        "the catalogues are not complete: run `.venv/bin/python manage.py catalogues update`, "
-        "translate the new strings in locale/*/LC_MESSAGES/*.po, then `... catalogues compile`:\n"
+        "the catalogues are not complete: run `.venv/bin/python -m tools.catalogues update`, "
+        "translate the new strings in locale/*/LC_MESSAGES/*.po, then `... -m tools.catalogues compile`:\n"
         + "\n".join(found)
     )
 
@@ -56,7 +56,7 @@ def test_the_extraction_finds_what_makemessages_would():
     assert (None, "closes at %(time)s") in js
     assert ("replay", "Play") in js
     assert (None, "No foundation takes {card}: the {suit} foundations ({first} and {second}) take only the "
-                  "next card of their suit, Ace first.") in js          # messages.js, "a" + "b"
+                  "next card of their suit, Ace first.") in js          # engine/refusals.js, "a" + "b"
     assert not any("stack" in name for entry in django.values() for name in entry.files)
 
 

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from frontend import catalogues
+from tools import catalogues
 
 pytestmark = pytest.mark.django_db
 

@@ -43,8 +43,9 @@ def test_the_worker_keeps_what_a_numbered_deal_needs_and_not_the_test_vectors():
     kept = constants["PRECACHE"]
     assert constants["SHELL"] == "/play/offline/" and constants["CATALOGUE"] == "/jsi18n/"
     assert constants["MANIFEST"] == "/manifest.webmanifest"
-    for path in ("/static/frontend/play.js", "/static/frontend/engine.js", "/static/frontend/app.css",
-                 "/static/frontend/play/deal.js", "/static/frontend/offline.js",
+    for path in ("/static/frontend/pages/play.js", "/static/frontend/engine/game.js", "/static/frontend/app.css",
+                 "/static/frontend/engine/refusals.js", "/static/frontend/pages/play/deal.js",
+                 "/static/frontend/lib/i18n.js", "/static/frontend/lib/offline.js",
                  "/static/frontend/icons/icon-192.png", "/play/offline/", "/jsi18n/", "/manifest.webmanifest"):
         assert path in kept, path
     assert not [path for path in kept if path.endswith(".json") or "swagger" in path]
@@ -67,11 +68,11 @@ def test_the_version_changes_with_any_kept_file_and_only_with_them(tmp_path, mon
     assert re.fullmatch(r"[0-9a-f]{16}", first)
     assert offline.version() == first  # unchanged files: the same version
 
-    vectors = copy / "frontend" / "vectors.json"
+    vectors = copy / "frontend" / "engine" / "vectors.json"
     vectors.write_text(vectors.read_text() + " ")
     assert offline.version() == first  # not a kept file
 
-    module = copy / "frontend" / "play" / "deal.js"
+    module = copy / "frontend" / "pages" / "play" / "deal.js"
     module.write_text(module.read_text() + "\n// a deploy\n")
     second = offline.version()
     assert second != first
@@ -122,4 +123,4 @@ def test_the_manifest_speaks_the_readers_language():
 def test_every_page_links_the_manifest_and_registers_the_worker(path):
     html = Client().get(path).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in html
-    assert '<script type="module" src="/static/frontend/offline.js"></script>' in html
+    assert '<script type="module" src="/static/frontend/lib/offline.js"></script>' in html

@@ -1,0 +1,70 @@
+/**
+ * The result card's Share button, once the server has verified a daily game: the text of
+ * share.js, handed to the Web Share API or else copied to the clipboard, with a visible
+ * "Copied". The player's current streak is asked for once, as the button appears, so that the
+ * click itself waits for nothing (a share sheet needs the click's user activation).
+ */
+
+import { get, h } from "../../lib/api.js";
+import { language } from "../../lib/i18n.js";
+import { saveGame } from "./saved-game.js";
+import { deliver, shareFacts, shareText } from "./share.js";
+import { TEXT } from "./text.js";
+
+/** The line with the button, or null while there is nothing to share yet. */
+export function shareLine(play) {
+  const { record } = play;
+  const sub = record && record.submission;
+  if (!record || !record.daily || !sub || sub.status !== "verified" || !sub.daily_date) return null;
+  if (sub.on_boards && !record.rank) return null; // its rank is on its way (session.js)
+  const status = h("span", { class: "share-status", role: "status", "data-testid": "share-status" });
+  const button = h("button", { type: "button", class: "share-button", "data-testid": "share" }, TEXT.share);
+  const line = h("p", { class: "share" }, button, " ", status);
+  button.addEventListener("click", () => share(play, line, status));
+  if (!Number.isInteger(record.streak)) {
+    // Shared with the streak once its answer is in (a moment: the click must not wait for it).
+    button.disabled = true;
+    askStreak(play).finally(() => { button.disabled = false; });
+  }
+  return line;
+}
+
+async function share(play, line, status) {
+  const text = shareText(shareFacts(play.record, window.location.origin), language());
+  status.textContent = "";
+  let how;
+  try {
+    how = await deliver(text);
+  } catch {
+    // Neither way is open: the text to copy by hand.
+    line.querySelector("textarea")?.remove();
+    status.textContent = TEXT.copyByHand;
+    const box = h("textarea", { readonly: true, rows: 6, class: "share-text", "data-testid": "share-text" }, text);
+    line.append(box);
+    box.select();
+    return;
+  }
+  if (how === "copied") status.textContent = TEXT.copied;
+  else if (how === "shared") status.textContent = TEXT.shared;
+}
+
+/** The player's current streak (their profile), asked for once per game, kept with it. */
+function askStreak(play) {
+  if (!play.streakAsking) {
+    const { record, user } = play;
+    play.streakAsking = (async () => {
+      try {
+        const profile = await get(`/api/players/${encodeURIComponent(user.username)}/`);
+        if (play.record === record && Number.isInteger(profile.current_streak)) {
+          record.streak = profile.current_streak;
+          saveGame(play);
+        }
+      } catch {
+        // No streak in the text: the rest is still worth sharing.
+      } finally {
+        play.streakAsking = null;
+      }
+    })();
+  }
+  return play.streakAsking;
+}

@@ -1,0 +1,82 @@
+/**
+ * What a player shares after a daily game, and how it leaves the page. Pure: the facts, the
+ * language and the browser's navigator are parameters, so tests can fix them.
+ *
+ * The text is spoiler-free: the day, won or not, the moves and the time, the rank of N, the
+ * current streak and a link; never a move of the game, nor the deal's code, which stays secret
+ * until the day is final (docs/fair-play.md). So the link is the page of the deal of the day,
+ * the site's root, where a friend plays the same deal that day. Its words come from the
+ * catalogue (lib/i18n.js): the counts choose their plural form (Polish has three).
+ */
+
+import { clock } from "../../lib/api.js";
+import { formatDay, formatNumber, gettext, interpolate, ngettext } from "../../lib/i18n.js";
+
+/** The site's name: a brand, the same in every language. */
+export const BRAND = "Easy Harp Daily";
+
+/**
+ * The facts to share from a daily game's record (saved-game.js) once the server has verified
+ * it: the server's figures (its replay, its clock), the rank on the day's board and the streak
+ * when known. `origin` is the site's, e.g. "https://easyharp.example".
+ */
+export function shareFacts(record, origin) {
+  const sub = record.submission || {};
+  const rank = record.rank && record.rank.me ? record.rank : null;
+  return {
+    date: sub.daily_date,
+    won: sub.won !== false,
+    moves: sub.moves ?? 0,
+    durationMs: sub.duration_ms ?? null,
+    practice: Boolean(sub.practice),
+    rank: rank ? rank.me : null,
+    count: rank ? rank.count : null,
+    streak: Number.isInteger(record.streak) ? record.streak : null,
+    url: `${origin}/`,
+  };
+}
+
+/** The text, one fact a line, in the page's language (or `lang`'s way of writing numbers). */
+export function shareText(facts, lang) {
+  const moves = formatNumber(facts.moves, lang);
+  const time = clock(facts.durationMs);
+  const lines = [`${BRAND} · ${formatDay(facts.date, lang)}`];
+  lines.push(facts.won
+    ? interpolate(ngettext("Won in %(moves)s move, %(time)s", "Won in %(moves)s moves, %(time)s", facts.moves), { moves, time })
+    : interpolate(ngettext("Not won: %(moves)s move, %(time)s", "Not won: %(moves)s moves, %(time)s", facts.moves), { moves, time }));
+  if (facts.practice) {
+    lines.push(gettext("A practice game: not ranked"));
+  } else if (facts.rank) {
+    lines.push(interpolate(ngettext("Rank #%(rank)s of %(count)s player", "Rank #%(rank)s of %(count)s players", facts.count),
+      { rank: formatNumber(facts.rank, lang), count: formatNumber(facts.count, lang) }));
+  }
+  if (facts.streak !== null) {
+    lines.push(interpolate(ngettext("Streak: %(count)s day", "Streak: %(count)s days", facts.streak),
+      { count: formatNumber(facts.streak, lang) }));
+  }
+  lines.push(facts.url);
+  return lines.join("\n");
+}
+
+/**
+ * Hand `text` on: the Web Share API where the browser has it (a phone's share sheet), else the
+ * clipboard. Answers "shared", "cancelled" (the person closed the sheet) or "copied"; throws
+ * when neither way is open (no API, or the browser refused the clipboard).
+ */
+export async function deliver(text, nav = globalThis.navigator) {
+  const data = { text };
+  if (nav && typeof nav.share === "function" && (typeof nav.canShare !== "function" || nav.canShare(data))) {
+    try {
+      await nav.share(data);
+      return "shared";
+    } catch (exc) {
+      if (exc && exc.name === "AbortError") return "cancelled";
+      // Refused (no user gesture left, a policy): the clipboard may still take it.
+    }
+  }
+  if (!nav || !nav.clipboard || typeof nav.clipboard.writeText !== "function") {
+    throw new Error("neither the Web Share API nor the clipboard is available");
+  }
+  await nav.clipboard.writeText(text);
+  return "copied";
+}
