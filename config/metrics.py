@@ -46,9 +46,19 @@ MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 _HOST = re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname()) or "host"
 
 
-def process_identifier(pid: int | None = None) -> str:
+def process_name(pid: int) -> str:
     """The name of a process's files in the multiprocess folder."""
-    return f"{_HOST}-{os.getpid() if pid is None else pid}"
+    return f"{_HOST}-{pid}"
+
+
+# This process's name, renewed in a forked child: prometheus-client asks for it at every write
+# (to notice a fork), and getpid() is a system call, the dearest part of a write.
+_this_process = [process_name(os.getpid())]
+os.register_at_fork(after_in_child=lambda: _this_process.__setitem__(0, process_name(os.getpid())))
+
+
+def process_identifier() -> str:
+    return _this_process[0]
 
 
 if MULTIPROCESS_DIR:
@@ -113,6 +123,9 @@ class RequestMetricsMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
+        # (view, method, status) -> its counter and histogram: labels() costs more than both
+        # writes together, and the labels are bounded.
+        self._children: dict[tuple[str, str, int], tuple] = {}
 
     def __call__(self, request):
         started = time.perf_counter()
@@ -122,8 +135,15 @@ class RequestMetricsMiddleware:
         view = match.view_name if match is not None else UNRESOLVED
         method = request.method if request.method in _METHODS else "other"
         status = response.status_code
-        REQUESTS.labels(view, method, str(status)).inc()
-        REQUEST_SECONDS.labels(view, method).observe(elapsed)
+        key = (view, method, status)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (
+                REQUESTS.labels(view, method, str(status)),
+                REQUEST_SECONDS.labels(view, method),
+            )
+        children[0].inc()
+        children[1].observe(elapsed)
         if status == 202 and view == SUBMISSION_VIEW:
             SUBMISSIONS_ACCEPTED.inc()
         return response
@@ -249,7 +269,7 @@ def child_exit(server, worker) -> None:
     """gunicorn's hook when a worker exits (config: ``from config.metrics import child_exit``):
     its live gauges' files go. The counters it kept stay counted."""
     if MULTIPROCESS_DIR:
-        mark_process_dead(process_identifier(worker.pid))
+        mark_process_dead(process_name(worker.pid))
 
 
 if __name__ == "__main__":  # python -m config.metrics clear: before the processes start

@@ -64,6 +64,23 @@ def test_metrics_answer_404_to_a_missing_or_wrong_bearer(client, settings):
     assert "easyharp_http_requests_total" in answer.content.decode()
 
 
+def test_a_forked_process_writes_files_of_its_own():
+    """gunicorn's workers and Celery's pool are forked: each child names its files anew (the host's
+    name and its pid), or two processes would write one file."""
+    from config.metrics import process_identifier, process_name
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.write(write, process_identifier().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    written = os.read(read, 200).decode()
+    os.close(read)
+    os.close(write)
+    assert written == process_name(child) != process_identifier()
+
+
 # -- moved by a game, on the production-shaped stack -----------------------------------------------
 
 
@@ -95,7 +112,7 @@ class MeteredStack:
     def __init__(self, database_url: str, redis_url: str, folder):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        metrics_dir = folder / "metrics"
+        self.metrics_dir = metrics_dir = folder / "metrics"
         metrics_dir.mkdir()
         (metrics_dir / "counter_gone-1.db").write_bytes(b"")  # a process of an earlier start
         clear_multiprocess_dir(metrics_dir)
@@ -283,5 +300,7 @@ def test_a_game_moves_the_metrics_of_web_and_worker(metered_stack):
     assert 0 < moved("easyharp_submission_to_ranked_seconds_sum") < VERIFY_TIMEOUT
     assert moved("easyharp_beat_task_last_success_timestamp_seconds", task=BEAT_TASK) > 0
     assert ("easyharp_queue_length", (("queue", "celery"),)) in after
+    # Files of several processes summed: gunicorn's master and a worker of it, a pool process of Celery's.
+    assert len({path.stem.split("_", 1)[1] for path in stack.metrics_dir.glob("*.db")}) >= 3
     today = datetime.now(UTC).date()
     assert ("easyharp_board_entries", (("board", f"daily:{today.isoformat()}"),)) in after
