@@ -181,8 +181,6 @@ class RedisCollector:
         from leaderboard import days
         from leaderboard.boards import index, order
 
-        # The broker, the cache and the index are one Redis (config/settings.py).
-        client = get_redis_connection("default")
         queue = GaugeMetricFamily("easyharp_queue_length", "Tasks waiting in the broker's queue.", labels=["queue"])
         last_success = GaugeMetricFamily(
             "easyharp_beat_task_last_success_timestamp_seconds",
@@ -195,6 +193,8 @@ class RedisCollector:
         try:
             from celery import current_app
 
+            # The broker, the cache and the index are one Redis (config/settings.py).
+            client = get_redis_connection("default")
             name = current_app.conf.task_default_queue
             queue.add_metric([name], client.llen(name))
             for task, moment in sorted(client.hgetall(BEAT_SUCCESS_KEY).items()):

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from config.metrics import clear_multiprocess_dir
+from config.metrics import clear_multiprocess_dir, verification_outcome
 from config.stack import free_port
 
 from .test_smoke import (
@@ -79,6 +79,42 @@ def test_a_forked_process_writes_files_of_its_own():
     os.close(read)
     os.close(write)
     assert written == process_name(child) != process_identifier()
+
+
+def test_metrics_still_answer_when_redis_does_not(client, settings, monkeypatch):
+    """Redis away: the counters are served, the gauges read from Redis are left out."""
+    import django_redis
+    import redis
+
+    class Away:
+        def __getattr__(self, name):
+            def refused(*args, **kwargs):
+                raise redis.ConnectionError("Redis is away")
+
+            return refused
+
+    monkeypatch.setattr(django_redis, "get_redis_connection", lambda alias: Away())
+    settings.METRICS_TOKEN = TOKEN
+    answer = client.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert answer.status_code == 200
+    text = answer.content.decode()
+    assert "easyharp_verifications_total" in text and "easyharp_queue_length" not in text
+
+
+@pytest.mark.parametrize(
+    "fields, outcome",
+    [
+        ({"status": "rejected"}, "rejected"),
+        ({"status": "verified", "copy_of_id": 7, "flagged": True}, "copy"),
+        ({"status": "verified", "flagged": True}, "flagged"),
+        ({"status": "verified"}, "verified"),
+        ({"status": "verified", "practice": True}, "verified"),
+    ],
+)
+def test_a_verification_is_counted_under_its_outcome(fields, outcome):
+    from leaderboard.models import Submission
+
+    assert verification_outcome(Submission(**fields)) == outcome
 
 
 # -- moved by a game, on the production-shaped stack -----------------------------------------------
