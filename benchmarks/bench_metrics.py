@@ -2,7 +2,7 @@
 """Metrics: what config/metrics.py costs a request, and what a scrape costs.
 
 Per request, the request middleware's own work (a counter, a histogram, the intake's 202
-counter), timed in-process around a stub view: the middleware's call minus the stub's alone,
+counter), and per verified submission the worker's (a counter, a histogram), timed in-process around a stub view: the middleware's call minus the stub's alone,
 in the mode of one process and in prometheus-client's multiprocess mode (values in mmapped
 files, PROMETHEUS_MULTIPROC_DIR: how gunicorn and Celery run). Per scrape, /metrics built from
 the files of several processes (the multiprocess mode), Redis's gauges included.
@@ -56,6 +56,27 @@ def per_request(count: int) -> tuple[float, float]:
     return bare, best(metered) - bare
 
 
+def per_verification(count: int) -> float:
+    """µs of the worker's metrics per verified submission (``task_succeeded``), best of 5."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from config.metrics import task_succeeded
+    from leaderboard.models import Submission
+    from leaderboard.submissions.intake import VERIFY_TASK
+
+    now = timezone.now()
+    submission = Submission(status="verified", submitted_at=now - timedelta(seconds=2), verified_at=now)
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        for _ in range(count):
+            task_succeeded(VERIFY_TASK, submission)
+        timings.append((time.perf_counter() - started) / count * 1e6)
+    return min(timings)
+
+
 def per_scrape(count: int) -> tuple[int, float, int]:
     """(files, ms per scrape, bytes) of /metrics over the files of PROCESSES processes that each
     answered every view with a few statuses."""
@@ -97,6 +118,7 @@ def measure(count: int) -> None:
     mode = "multiprocess" if metrics.MULTIPROCESS_DIR else "one process"
     bare, cost = per_request(count)
     print(f"{mode:>12}: middleware {cost:.2f} µs a request (the stub view alone: {bare:.2f} µs)")
+    print(f"{mode:>12}: worker {per_verification(count // 10):.2f} µs a verified submission")
     if metrics.MULTIPROCESS_DIR:
         files, ms, size = per_scrape(max(count // 1000, 20))
         print(
