@@ -3,7 +3,7 @@
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, task_success
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -24,3 +24,12 @@ def _database_connections_checked(**kwargs) -> None:
 
     for connection in connections.all(initialized_only=True):
         connection.close_if_unusable_or_obsolete()
+
+
+@task_success.connect
+def _task_measured(sender=None, result=None, **kwargs) -> None:
+    """A finished task's metrics (config/metrics.py): a verification's outcome, a periodic task's
+    last success. Imported here, not above: only a process that runs tasks writes them."""
+    from config import metrics
+
+    metrics.task_succeeded(sender.name, result)

@@ -177,6 +177,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: counts and times every request as a whole (config/metrics.py).
+    "config.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the language switch's cookie, else Accept-Language (after the
@@ -367,6 +369,19 @@ BOARD_PAGE_SIZE = env_int("BOARD_PAGE_SIZE", 50, min_value=1)
 BOARD_MAX_PAGE_SIZE = env_int("BOARD_MAX_PAGE_SIZE", 100, min_value=1)
 
 # --------------------------------------------------------------------------------------
+# Metrics (config/metrics.py; README, "Metrics")
+# --------------------------------------------------------------------------------------
+
+# The bearer token /metrics asks for; unset or empty, /metrics answers 404.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# prometheus-client's multiprocess mode: the folder where every process of the host (gunicorn's
+# workers, Celery's pool) keeps its values for /metrics to sum, emptied before they start. Unset:
+# each process serves its own (runserver, tests). prometheus-client reads the variable itself.
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", "")
+if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
+    raise ImproperlyConfigured(f"PROMETHEUS_MULTIPROC_DIR={PROMETHEUS_MULTIPROC_DIR!r} is not a directory.")
+
+# --------------------------------------------------------------------------------------
 # Django REST Framework and the OpenAPI schema
 # --------------------------------------------------------------------------------------
 
@@ -455,8 +470,8 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    # The container health check calls /healthz over plain HTTP from inside.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # The container health check calls /healthz, and Prometheus /metrics, over plain HTTP from inside.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000, min_value=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)

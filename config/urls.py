@@ -12,6 +12,7 @@ from django.views.i18n import JavaScriptCatalog
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.metrics import metrics_view
 from leaderboard.api_errors import UNAVAILABLE, api_not_found, error_body
 
 
@@ -71,6 +72,8 @@ handler500 = server_error
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # Prometheus' scrape, for the bearer of METRICS_TOKEN only (config/metrics.py).
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI from the project's static files (drf_spectacular_sidecar), its start-up script

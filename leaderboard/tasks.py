@@ -8,13 +8,15 @@ from celery import shared_task
 
 from . import daily, days, partitions
 from .boards import entries, freeze, idle, index
+from .models import Submission
 from .submissions import intake, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def verify_submission(submission_id: int) -> None:
-    """Replay one submission's log; a duplicate delivery changes nothing."""
-    verification.submission_verify(submission_id)
+def verify_submission(submission_id: int) -> Submission | None:
+    """Replay one submission's log; a duplicate delivery changes nothing (None). The result
+    returned is read by the worker's metrics (config/metrics.py), never stored."""
+    return verification.submission_verify(submission_id)
 
 
 @shared_task(ignore_result=True)
