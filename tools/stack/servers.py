@@ -131,6 +131,8 @@ def redis(
         "--save",
         *(["300", "1"] if durable else [""]),
     ]
+    if any(host not in ("127.0.0.1", "::1") for host in hosts):  # asked for: clients on other addresses
+        argv += ["--protected-mode", "no"]
     return Child("redis", argv, log_path=log_path, stop_last=True), f"redis://{hosts[0]}:{port}/0"
 
 
