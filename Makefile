@@ -11,8 +11,9 @@
 #   make reset            forget make run's data (.local/: players, games, boards)
 #   make lock             compile the three requirement locks again from their .in files
 #
-# The stack itself is config/stack.py. Requirements are installed (hash-checked) only when
-# the lock differs from the copy stamped inside .venv.
+# The launcher behind them is tools/stack (python -m tools.stack run|test|manage|reset), a
+# developer tool. Requirements are installed (hash-checked) only when the lock differs from
+# the copy stamped inside .venv.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -33,16 +34,16 @@ APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Tim
 .PHONY: run test createsuperuser reset lock venv local-deps dev-deps chromium
 
 run: local-deps
-	$(PY) -m config.stack run
+	$(PY) -m tools.stack run
 
 test: dev-deps chromium
-	$(PY) -m config.stack test -- $(PYTEST_ARGS)
+	$(PY) -m tools.stack test -- $(PYTEST_ARGS)
 
 createsuperuser:
-	$(PY) -m config.stack manage createsuperuser
+	$(PY) -m tools.stack manage createsuperuser
 
 reset: local-deps
-	$(PY) -m config.stack reset
+	$(PY) -m tools.stack reset
 
 # requirements.txt, then requirements-local.txt, then requirements-dev.txt: each keeps the
 # pins of the one before (see the head of each .in file).

