@@ -13,7 +13,7 @@ import pytest
 
 from games import parse_code, replay
 
-CORPUS = Path(__file__).resolve().parent / "data" / "won_games.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 GAMES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 

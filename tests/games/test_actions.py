@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from games import ACTIONS, MalformedAction, format_action, parse_action, replay
 from games.actions import COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F
 
-from .conftest import examples
-from .reference import every_action_text, parse
+from tests.games.helpers import examples
+from tests.games.reference import every_action_text, parse
 
 CODE = "EH1-N-AAAAAAB"
 

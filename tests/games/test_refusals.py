@@ -20,7 +20,7 @@ from games import (
 from games.deal import _LETTERS, MAX_DEAL, MIN_DEAL, RULES_VERSION
 from games.refusals import SUIT_NAMES
 
-from .conftest import make_game, play
+from tests.games.helpers import make_game, play
 
 CODE = "EH1-N-AAAAAAB"  # deal 1: tops AS 3C TH 9D 3S 5S 9S KH AH
 

@@ -17,7 +17,7 @@ from games.replay import replay_onto
 from games.solver import (COL_COL, COL_F, DEFAULT_NODE_LIMIT, FOUND_COL, POOL_COL, POOL_F, STRATEGIES,
                           Solution, _copy, _play_move, _Search, hint, solve, solve_game)
 
-CORPUS = Path(__file__).resolve().parent / "data" / "won_games.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 #: A deal that the default budget does not win (its search always runs out).
 HARD_DEAL = 714_339
 
@@ -59,7 +59,7 @@ def test_the_answer_does_not_depend_on_the_process():
     """String hashing is randomised per process; nothing the search does may depend on it."""
     script = ("import hashlib, json; from games.solver import solve; s = solve(999_999); "
               "print(s.won, s.nodes, hashlib.sha256(json.dumps(s.actions).encode()).hexdigest())")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     answers = {
         subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True,
                        env={**os.environ, "PYTHONHASHSEED": seed}).stdout

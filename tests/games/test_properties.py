@@ -9,7 +9,7 @@ and check, after each action:
   from the engine's history records; an undo pops the undone action's points;
 - the move counter counts every action but undo and never drops;
 - after an undo the table is exactly the snapshot taken before the undone action;
-- the table equals the independent rules model's (tests/engine/reference.py);
+- the table equals the independent rules model's (tests/games/reference.py);
 and at the end that replay() of the log agrees with the game played step by step.
 """
 
@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 
 from games import ACTIONS, Game, format_code, replay
 
-from .conftest import (
+from tests.games.helpers import (
     FULL_PACK, all_cards, check_every_action, clone, examples, foundation_cards,
     make_game, play,
 )
-from .reference import Reference, builds_on, rank
-from .test_legal_actions import choose
+from tests.games.reference import Reference, builds_on, rank
+from tests.games.test_legal_actions import choose
 
 
 def on_foundations(snap: dict) -> int:

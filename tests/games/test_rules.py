@@ -1,6 +1,6 @@
 """Section 5: every rule, with the moves it allows and the moves it refuses.
 
-Positions are built by hand (see conftest.make_game); expected tables are written out.
+Positions are built by hand (see helpers.make_game); expected tables are written out.
 """
 
 import pytest
@@ -8,7 +8,7 @@ import pytest
 from games import ACTIONS, Game
 from games.replay import replay_onto
 
-from .conftest import make_game, play, refused
+from tests.games.helpers import make_game, play, refused
 
 KING_RUN = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D AS".split()
 RANK_OF = {r: i + 1 for i, r in enumerate("A23456789TJQK")}

@@ -4,7 +4,7 @@ import pytest
 
 from games import Game, HISTORY_LIMIT
 
-from .conftest import make_game, play, refused
+from tests.games.helpers import make_game, play, refused
 
 # One case per scoring row (and the zero rows): position, action, points, the counters
 # that must change.

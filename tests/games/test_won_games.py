@@ -13,8 +13,8 @@ import pytest
 
 from games import ACTIONS, Game, parse_code, replay
 
-from .reference import Reference
-from .test_properties import Walk
+from tests.games.reference import Reference
+from tests.games.test_properties import Walk
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
 

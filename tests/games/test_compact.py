@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from games import ACTIONS, Game, compact, replay
 from games.compact import CODES, CompactError, decode_log, decode_times, encode_log, encode_times
 
-from .conftest import examples
-from .test_legal_actions import choose
+from tests.games.helpers import examples
+from tests.games.test_legal_actions import choose
 
 WON_GAMES = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 

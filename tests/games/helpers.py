@@ -1,6 +1,7 @@
 """Shared helpers of the engine suite: positions built by hand, clones, card counting.
 
-Test modules import these with ``from .conftest import ...`` (tests/engine is a package).
+Test modules import these with ``from tests.games.helpers import ...``: tests/games has no
+``__init__.py`` (a package named ``games`` there would stand in for the engine's own).
 Nothing here reads ../shared: the rules' check values are copied into the tests.
 
 Positions are written with card names; columns bottom to top, the stock in the order

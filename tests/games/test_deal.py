@@ -10,8 +10,8 @@ from games import Game, InvalidCode, deal, format_code, parse_code
 from games.cards import card_name
 from games.deal import DealCode
 
-from .conftest import FULL_PACK, all_cards, examples, play
-from .reference import reference_deal
+from tests.games.helpers import FULL_PACK, all_cards, examples, play
+from tests.games.reference import reference_deal
 
 # The check-value table of section 3, copied from the rules (columns bottom to top).
 CHECK_VALUES = [

@@ -6,8 +6,8 @@ import pytest
 
 from games import ACTIONS, Game
 
-from .conftest import check_every_action, make_game, play
-from .reference import Reference, parse
+from tests.games.helpers import check_every_action, make_game, play
+from tests.games.reference import Reference, parse
 
 
 def test_legal_actions_of_deal_1():
