@@ -29,8 +29,13 @@ class MalformedAction(Refused):
 
 
 _FORMS = {
-    STOCK: "s", UNDO: "u", WASTE_F: "w>f", WASTE_COL: "w>{b}", COL_F: "{a}>f",
-    COL_COL: "{a}>{b}", FOUND_COL: "f{a}>{b}",
+    STOCK: "s",
+    UNDO: "u",
+    WASTE_F: "w>f",
+    WASTE_COL: "w>{b}",
+    COL_F: "{a}>f",
+    COL_COL: "{a}>{b}",
+    FOUND_COL: "f{a}>{b}",
 }
 
 

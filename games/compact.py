@@ -46,7 +46,9 @@ def _code_table() -> tuple[str, ...]:
     """The code of each action text is its index here: the order of the module's table."""
     pairs = [(n, m) for n in range(1, 10) for m in range(1, 10) if m != n]
     return (
-        "s", "u", "w>f",
+        "s",
+        "u",
+        "w>f",
         *(f"w>{n}" for n in range(1, 10)),
         *(f"{n}>f" for n in range(1, 10)),
         *(f"{n}>{m}" for n, m in pairs),
@@ -85,6 +87,7 @@ _NEEDLESS_ZERO = re.compile(rb"[\x80-\xff]\x00")
 
 # -- logs ---------------------------------------------------------------------------------
 
+
 def encode_log(actions) -> bytes:
     """The compact form of a list of action texts; CompactError names the first that has no code."""
     if not isinstance(actions, (list, tuple)):
@@ -106,7 +109,7 @@ def decode_log(data) -> list[str]:
         try:  # the one-byte stretches as above, between the few longer codes (runs, take-backs)
             actions, position = [], 0
             for found in _LONG_VARINT.finditer(body):
-                actions += map(CODES.__getitem__, body[position:found.start()])
+                actions += map(CODES.__getitem__, body[position : found.start()])
                 actions.append(_TEXT_OF[found.group()])
                 position = found.end()
             actions += map(CODES.__getitem__, body[position:])
@@ -116,12 +119,15 @@ def decode_log(data) -> list[str]:
     codes = _varints(body)
     if max(codes) >= len(CODES):
         index = next(i for i, code in enumerate(codes) if code >= len(CODES))
-        raise CompactError(f"unknown action code {codes[index]} (action {index}, byte "
-                           f"{_offset_of(body, index)}): codes end at {len(CODES) - 1}")
+        raise CompactError(
+            f"unknown action code {codes[index]} (action {index}, byte "
+            f"{_offset_of(body, index)}): codes end at {len(CODES) - 1}"
+        )
     return list(map(CODES.__getitem__, codes))
 
 
 # -- times --------------------------------------------------------------------------------
+
 
 def encode_times(times) -> bytes:
     """The compact form of a list of non-decreasing whole milliseconds, from 0 up; CompactError
@@ -159,6 +165,7 @@ def decode_times(data) -> list[int]:
 
 # -- the parts ----------------------------------------------------------------------------
 
+
 def _body(data, version: int, what: str) -> bytes:
     """``data`` without its version byte, which must be ``version``."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -176,8 +183,7 @@ def _varints(body: bytes) -> list[int]:
     byte): data that ends inside a varint, a varint longer than MAX_VARINT_BYTES, and one
     whose last byte is a needless zero (each value has one encoding: equal logs, equal bytes)."""
     if body and body[-1] & 0x80:
-        raise CompactError(f"truncated varint at byte {len(body.rstrip(_HIGH_BYTES)) + 1}: "
-                           f"the data ends inside it")
+        raise CompactError(f"truncated varint at byte {len(body.rstrip(_HIGH_BYTES)) + 1}: the data ends inside it")
     too_long = _TOO_LONG.search(body)
     if too_long:
         raise CompactError(f"varint at byte {_start_of(body, too_long)} is longer than {MAX_VARINT_BYTES} bytes")
@@ -202,7 +208,7 @@ def _varints(body: bytes) -> list[int]:
 
 def _start_of(body: bytes, found: re.Match) -> int:
     """The byte (0 is the version byte) where the varint that ``found`` is in starts."""
-    return len(body[:found.start()].rstrip(_HIGH_BYTES)) + 1
+    return len(body[: found.start()].rstrip(_HIGH_BYTES)) + 1
 
 
 def _offset_of(body: bytes, index: int) -> int:

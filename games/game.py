@@ -10,7 +10,15 @@ the table, the score and the counters exactly.
 from collections import deque
 
 from .actions import (
-    ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F, Action,
+    ACTIONS,
+    COL_COL,
+    COL_F,
+    FOUND_COL,
+    STOCK,
+    UNDO,
+    WASTE_COL,
+    WASTE_F,
+    Action,
 )
 from .cards import DECK_SIZE, KING, NAME, RANK, STACKS_ON, SUITS, make_card
 from .deal import COLUMNS, Layout, deal
@@ -37,8 +45,20 @@ class Game:
     """
 
     __slots__ = (
-        "number", "columns", "down", "stock", "waste", "foundations", "on_foundations",
-        "score", "moves", "undos", "take_backs", "stock_passes", "waste_to_column", "history",
+        "number",
+        "columns",
+        "down",
+        "stock",
+        "waste",
+        "foundations",
+        "on_foundations",
+        "score",
+        "moves",
+        "undos",
+        "take_backs",
+        "stock_passes",
+        "waste_to_column",
+        "history",
     )
 
     def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT):
@@ -112,8 +132,7 @@ class Game:
         if self._foundation_for(card) is not None:
             return None
         suit = card // 13
-        return refuse("foundation_refuses", card=NAME[card], suit=SUITS[suit],
-                      first=2 * suit + 1, second=2 * suit + 2)
+        return refuse("foundation_refuses", card=NAME[card], suit=SUITS[suit], first=2 * suit + 1, second=2 * suit + 2)
 
     def _foundation_for(self, card: int) -> int | None:
         """The first foundation, in order 1..8, that accepts ``card``."""
@@ -150,8 +169,7 @@ class Game:
             return refuse("run_not_king_led", card=NAME[run[0]])
         for below, above in zip(run, run[1:]):
             if above not in STACKS_ON[below]:
-                return refuse("not_a_run", count=k, column=source + 1,
-                              card=NAME[above], below=NAME[below])
+                return refuse("not_a_run", count=k, column=source + 1, card=NAME[above], below=NAME[below])
         return None
 
     # -- applying and undoing -----------------------------------------------------------
@@ -289,10 +307,7 @@ class Game:
             "down": list(self.down),
             "stock": [NAME[c] for c in reversed(self.stock)],
             "waste": [NAME[c] for c in self.waste],
-            "foundations": [
-                NAME[make_card(rank, f // 2)] if rank else None
-                for f, rank in enumerate(self.foundations)
-            ],
+            "foundations": [NAME[make_card(rank, f // 2)] if rank else None for f, rank in enumerate(self.foundations)],
             "score": self.score,
             "moves": self.moves,
             "undo_depth": len(self.history),

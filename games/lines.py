@@ -22,8 +22,18 @@ def verify_line(line: str | bytes) -> ReplayResult:
 
 
 #: The fields of a recorded result that a replay must give again (``ReplayResult.to_dict``).
-RESULT_FIELDS = ("ok", "won", "score", "moves", "foundation", "undos", "take_backs", "stock_passes",
-                 "waste_to_column", "index")
+RESULT_FIELDS = (
+    "ok",
+    "won",
+    "score",
+    "moves",
+    "foundation",
+    "undos",
+    "take_backs",
+    "stock_passes",
+    "waste_to_column",
+    "index",
+)
 
 
 def verify_archived(line: str | bytes) -> tuple[dict | None, list[str]]:
@@ -73,6 +83,7 @@ def check_archive(lines) -> ArchiveCheck:
             report.games += 1
         if differing:
             submission = (game or {}).get("submission") or {}
-            report.mismatches.append((number, submission.get("id") if isinstance(submission, dict) else None,
-                                      differing))
+            report.mismatches.append(
+                (number, submission.get("id") if isinstance(submission, dict) else None, differing)
+            )
     return report

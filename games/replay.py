@@ -31,8 +31,13 @@ class ReplayResult:
     def to_wire(self) -> dict:
         """The JSON line of ``manage.py replay`` (section 8)."""
         if self.ok:
-            return {"ok": True, "won": self.won, "score": self.score, "moves": self.moves,
-                    "foundation": self.foundation}
+            return {
+                "ok": True,
+                "won": self.won,
+                "score": self.score,
+                "moves": self.moves,
+                "foundation": self.foundation,
+            }
         return {"ok": False, "index": self.index, "error": self.error}
 
     def to_dict(self) -> dict:
@@ -71,7 +76,13 @@ def replay_onto(game: Game, actions: list) -> ReplayResult:
         except IllegalAction as exc:  # the action's text first, then why it is refused
             return invalid(index, exc.refusal, f"{text}: ")
     return ReplayResult(
-        ok=True, won=game.won, score=game.score, moves=game.moves,
-        foundation=game.on_foundations, undos=game.undos, take_backs=game.take_backs,
-        stock_passes=game.stock_passes, waste_to_column=game.waste_to_column,
+        ok=True,
+        won=game.won,
+        score=game.score,
+        moves=game.moves,
+        foundation=game.on_foundations,
+        undos=game.undos,
+        take_backs=game.take_backs,
+        stock_passes=game.stock_passes,
+        waste_to_column=game.waste_to_column,
     )

@@ -59,19 +59,19 @@ class Solution:
     reason: str = ""
 
 
-def solve(number: int, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
-          take_backs: bool = True) -> Solution:
+def solve(
+    number: int, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None, take_backs: bool = True
+) -> Solution:
     """Search a winning log for deal ``number``, verified by replaying it on its N code."""
     game = Game.new(number, history_limit=None)
-    return _solve(game, node_limit, time_limit, take_backs,
-                  lambda actions: replay(format_code(number), actions))
+    return _solve(game, node_limit, time_limit, take_backs, lambda actions: replay(format_code(number), actions))
 
 
-def solve_game(game: Game, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
-               take_backs: bool = True) -> Solution:
+def solve_game(
+    game: Game, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None, take_backs: bool = True
+) -> Solution:
     """Search a winning continuation of ``game`` (left unchanged), verified on a copy of it."""
-    return _solve(_copy(game), node_limit, time_limit, take_backs,
-                  lambda actions: replay_onto(_copy(game), actions))
+    return _solve(_copy(game), node_limit, time_limit, take_backs, lambda actions: replay_onto(_copy(game), actions))
 
 
 def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
@@ -85,6 +85,7 @@ def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
 
 
 # -- driving the search ------------------------------------------------------------------------
+
 
 def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bool, verify) -> Solution:
     start = time.perf_counter()
@@ -273,6 +274,7 @@ def _play_move(game: Game, move, actions: list[str]) -> None:
 
 # -- the search --------------------------------------------------------------------------------
 
+
 class _Search:
     """Best-first search with a transposition table over a light copy of the table."""
 
@@ -387,8 +389,20 @@ class _Search:
         """The position, whatever the column order and the stock position."""
         f = self.found
         parts = sorted([bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols)])
-        parts.append(bytes((min(f[0], f[1]), max(f[0], f[1]), min(f[2], f[3]), max(f[2], f[3]),
-                            min(f[4], f[5]), max(f[4], f[5]), min(f[6], f[7]), max(f[6], f[7]))))
+        parts.append(
+            bytes(
+                (
+                    min(f[0], f[1]),
+                    max(f[0], f[1]),
+                    min(f[2], f[3]),
+                    max(f[2], f[3]),
+                    min(f[4], f[5]),
+                    max(f[4], f[5]),
+                    min(f[6], f[7]),
+                    max(f[6], f[7]),
+                )
+            )
+        )
         return b"".join(parts)
 
     def encode(self) -> bytes:
@@ -399,10 +413,10 @@ class _Search:
         i = 0
         for a in range(COLUMNS):
             self.down[a], n = data[i], data[i + 1]
-            self.cols[a] = list(data[i + 2:i + 2 + n])
+            self.cols[a] = list(data[i + 2 : i + 2 + n])
             i += 2 + n
-        self.found = list(data[i:i + 8])
-        self.pool = list(data[i + 8:i + 60])
+        self.found = list(data[i : i + 8])
+        self.pool = list(data[i + 8 : i + 60])
         self.left = 104 - sum(self.found)
 
     def place_costs(self, tops: set, has_empty: bool) -> list[int]:
@@ -463,13 +477,15 @@ class _Search:
         needed = self._needed()
         places = self._places()
         useful = self._useful(self._wanted(needed))
-        return [*self._flips(needed, places),
-                *self._columns_to_foundations(needed),
-                *self._pool_to_foundations(needed),
-                *self._digs(places),
-                *self._feeds(places, useful),
-                *self._emptying_for_a_king(places),
-                *self._take_backs(places, useful)]
+        return [
+            *self._flips(needed, places),
+            *self._columns_to_foundations(needed),
+            *self._pool_to_foundations(needed),
+            *self._digs(places),
+            *self._feeds(places, useful),
+            *self._emptying_for_a_king(places),
+            *self._take_backs(places, useful),
+        ]
 
     def _flips(self, needed: set, places: dict):
         """Moves that turn a face-down card up, the columns with the most face-down cards first
@@ -493,8 +509,9 @@ class _Search:
         """Top cards that a foundation takes without turning a card up (those are flips), the
         columns with the most face-down cards first (left to right among equals)."""
         cols, down = self.cols, self.down
-        ready = [a for a, col in enumerate(cols)
-                 if col and col[-1] in needed and not (down[a] and len(col) - down[a] == 1)]
+        ready = [
+            a for a, col in enumerate(cols) if col and col[-1] in needed and not (down[a] and len(col) - down[a] == 1)
+        ]
         for a in sorted(ready, key=down.__getitem__, reverse=True):
             yield COL_F, a, 0, 1
 
@@ -510,8 +527,11 @@ class _Search:
         face-up card with a use (see _has_use): the fewest face-up cards first, then left to
         right."""
         cols, down = self.cols, self.down
-        piles = sorted((len(col) - down[a], a) for a, col in enumerate(cols)
-                       if len(col) - down[a] > 1 and RANK[col[-1]] != KING and col[-1] in places)
+        piles = sorted(
+            (len(col) - down[a], a)
+            for a, col in enumerate(cols)
+            if len(col) - down[a] > 1 and RANK[col[-1]] != KING and col[-1] in places
+        )
         if not piles:
             return
         tops = {col[-1] for col in cols if col}
@@ -527,8 +547,9 @@ class _Search:
         that makes a place for a wanted card (see _useful): the shortest chains first, among
         equals onto a column without face-down cards first, then by card and column."""
         pool, down = self.pool, self.down
-        ranked = [(useful[c], down[b] > 0, c, b) for c in range(52) if pool[c] and useful[c] < INF
-                  for b in places.get(c, ())]
+        ranked = [
+            (useful[c], down[b] > 0, c, b) for c in range(52) if pool[c] and useful[c] < INF for b in places.get(c, ())
+        ]
         ranked.sort()
         for _, _, c, b in ranked:
             yield POOL_COL, c, b, 1
@@ -537,8 +558,11 @@ class _Search:
         """A lone card (not a King, nothing under it) onto each column that takes it, which
         empties its column: only when a King waits for one (see _king_waiting); left to right."""
         cols, down = self.cols, self.down
-        lone = [a for a, col in enumerate(cols)
-                if len(col) == 1 and not down[a] and RANK[col[0]] != KING and col[0] in places]
+        lone = [
+            a
+            for a, col in enumerate(cols)
+            if len(col) == 1 and not down[a] and RANK[col[0]] != KING and col[0] in places
+        ]
         if lone and self._king_waiting():
             for a in lone:
                 for b in places[cols[a][0]]:
@@ -586,8 +610,7 @@ class _Search:
     def _wanted(self, needed: set) -> set[int]:
         """The top cards whose move is progress: those over face-down cards or over a card
         that the foundations take next."""
-        return {col[-1] for d, col in zip(self.down, self.cols)
-                if col and (d or not needed.isdisjoint(col[:-1]))}
+        return {col[-1] for d, col in zip(self.down, self.cols) if col and (d or not needed.isdisjoint(col[:-1]))}
 
     def _useful(self, wanted: set) -> list[int]:
         """useful[h]: the fewest cards, h first then pool cards each built on the one before,

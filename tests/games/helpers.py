@@ -37,8 +37,7 @@ def examples(n: int, shrink: bool = True) -> settings:
     would take minutes to shrink (the failing draws are printed in full anyway)."""
     if shrink:
         return settings(PROPERTY, max_examples=n)
-    return settings(PROPERTY, max_examples=n,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate])
+    return settings(PROPERTY, max_examples=n, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 # -- building positions ----------------------------------------------------------------
@@ -53,8 +52,9 @@ def cards(text) -> list[int]:
     return [card(name) for name in names]
 
 
-def make_game(columns=(), down=None, stock=(), waste=(), foundations=None, *,
-              number: int = 1, history_limit: int | None = 100) -> Game:
+def make_game(
+    columns=(), down=None, stock=(), waste=(), foundations=None, *, number: int = 1, history_limit: int | None = 100
+) -> Game:
     """A Game in an arbitrary position.
 
     ``columns``: up to 9 entries (missing ones are empty), each a string or list of names,
@@ -154,7 +154,7 @@ def check_every_action(game: Game, ref=None) -> list[str]:
     legal = set(listed)
     before = game.snapshot()
     for text, action in ACTIONS.items():
-        alias = text.endswith(":1") and text[-3] != ":"   # N>M:1 means N>M
+        alias = text.endswith(":1") and text[-3] != ":"  # N>M:1 means N>M
         expected = (text[:-2] in legal) if alias else (text in legal)
         if alias:
             assert text not in legal, "N>M:1 is listed as N>M"

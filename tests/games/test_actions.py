@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from games import ACTIONS, MalformedAction, format_action, parse_action, replay
 from games.actions import COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F
-
 from tests.games.helpers import examples
 from tests.games.reference import every_action_text, parse
 
@@ -21,21 +20,24 @@ def test_the_notation_is_exactly_the_rules_table():
     assert len(ACTIONS) == 3 + 9 + 9 + 72 + 72 * 13 + 72
 
 
-@pytest.mark.parametrize("text, parsed", [
-    ("s", (STOCK, 0, 0, 1)),
-    ("u", (UNDO, 0, 0, 1)),
-    ("w>f", (WASTE_F, 0, 0, 1)),
-    ("w>1", (WASTE_COL, 0, 0, 1)),
-    ("w>9", (WASTE_COL, 0, 8, 1)),
-    ("1>f", (COL_F, 0, 0, 1)),
-    ("9>f", (COL_F, 8, 0, 1)),
-    ("1>2", (COL_COL, 0, 1, 1)),
-    ("9>1", (COL_COL, 8, 0, 1)),
-    ("3>7:13", (COL_COL, 2, 6, 13)),
-    ("3>7:2", (COL_COL, 2, 6, 2)),
-    ("f1>9", (FOUND_COL, 0, 8, 1)),
-    ("f8>1", (FOUND_COL, 7, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "text, parsed",
+    [
+        ("s", (STOCK, 0, 0, 1)),
+        ("u", (UNDO, 0, 0, 1)),
+        ("w>f", (WASTE_F, 0, 0, 1)),
+        ("w>1", (WASTE_COL, 0, 0, 1)),
+        ("w>9", (WASTE_COL, 0, 8, 1)),
+        ("1>f", (COL_F, 0, 0, 1)),
+        ("9>f", (COL_F, 8, 0, 1)),
+        ("1>2", (COL_COL, 0, 1, 1)),
+        ("9>1", (COL_COL, 8, 0, 1)),
+        ("3>7:13", (COL_COL, 2, 6, 13)),
+        ("3>7:2", (COL_COL, 2, 6, 2)),
+        ("f1>9", (FOUND_COL, 0, 8, 1)),
+        ("f8>1", (FOUND_COL, 7, 0, 1)),
+    ],
+)
 def test_parse_well_formed(text, parsed):
     assert parse_action(text) == parsed
 

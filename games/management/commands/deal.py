@@ -18,9 +18,13 @@ class Command(BaseCommand):
         except InvalidCode as exc:
             raise CommandError(str(exc)) from None
         layout = deal(parsed.number)
-        self.stdout.write(json.dumps({
-            "code": code,
-            "number": parsed.number,
-            "columns": [[NAME[c] for c in column] for column in layout.columns],
-            "stock": [NAME[c] for c in layout.stock],
-        }))
+        self.stdout.write(
+            json.dumps(
+                {
+                    "code": code,
+                    "number": parsed.number,
+                    "columns": [[NAME[c] for c in column] for column in layout.columns],
+                    "stock": [NAME[c] for c in layout.stock],
+                }
+            )
+        )

@@ -46,17 +46,15 @@ class Command(BaseCommand):
         if bar:
             bar.finish()
 
-
     def _archive(self, path: str) -> None:
         try:
-            with (gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")) as source:
+            with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as source:
                 report = check_archive(source)
         except (OSError, EOFError, zlib.error) as exc:
             raise CommandError(f"cannot read {path}: {exc}") from None
         for number, submission, fields in report.mismatches:
             self.stdout.write(f"mismatch at line {number} (submission {submission}): {', '.join(fields)}")
-        self.stdout.write(f"{report.lines} lines, {report.games} games replayed, "
-                          f"{len(report.mismatches)} mismatches")
+        self.stdout.write(f"{report.lines} lines, {report.games} games replayed, {len(report.mismatches)} mismatches")
         if not report.ok:
             raise CommandError(f"{path}: {len(report.mismatches)} games differ from their recorded result")
 
