@@ -88,7 +88,7 @@ _NEEDLESS_ZERO = re.compile(rb"[\x80-\xff]\x00")
 # -- logs ---------------------------------------------------------------------------------
 
 
-def encode_log(actions) -> bytes:
+def encode_log(actions: object) -> bytes:
     """The compact form of a list of action texts; CompactError names the first that has no code."""
     if not isinstance(actions, (list, tuple)):
         raise CompactError(f"a log is a list of action texts, not {type(actions).__name__}")
@@ -100,14 +100,15 @@ def encode_log(actions) -> bytes:
     raise CompactError(f"action {index} has no code: {text!r} is not an action of the notation")
 
 
-def decode_log(data) -> list[str]:
+def decode_log(data: object) -> list[str]:
     """The action texts of a compact log (bytes, bytearray or memoryview)."""
     body = _body(data, LOG_VERSION, "log")
     if body.isascii():  # every code below 128, one byte each: the usual log
         return list(map(CODES.__getitem__, body))
     if not body[-1] & 0x80:  # else truncated: _varints says so
         try:  # the one-byte stretches as above, between the few longer codes (runs, take-backs)
-            actions, position = [], 0
+            actions: list[str] = []
+            position = 0
             for found in _LONG_VARINT.finditer(body):
                 actions += map(CODES.__getitem__, body[position : found.start()])
                 actions.append(_TEXT_OF[found.group()])
@@ -129,7 +130,7 @@ def decode_log(data) -> list[str]:
 # -- times --------------------------------------------------------------------------------
 
 
-def encode_times(times) -> bytes:
+def encode_times(times: object) -> bytes:
     """The compact form of a list of non-decreasing whole milliseconds, from 0 up; CompactError
     names the first time that cannot be written (not an int, negative, earlier than the one
     before it, or beyond MAX_VALUE)."""
@@ -154,7 +155,7 @@ def encode_times(times) -> bytes:
     return bytes(out)
 
 
-def decode_times(data) -> list[int]:
+def decode_times(data: object) -> list[int]:
     """The times of compact times data: the running sum of its varints."""
     times = list(itertools.accumulate(_varints(_body(data, TIMES_VERSION, "times"))))
     if times and times[-1] > MAX_VALUE:
@@ -166,16 +167,16 @@ def decode_times(data) -> list[int]:
 # -- the parts ----------------------------------------------------------------------------
 
 
-def _body(data, version: int, what: str) -> bytes:
+def _body(data: object, version: int, what: str) -> bytes:
     """``data`` without its version byte, which must be ``version``."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise CompactError(f"compact {what} are bytes, not {type(data).__name__}")
-    data = bytes(data)
-    if not data:
+    whole = bytes(data)
+    if not whole:
         raise CompactError(f"compact {what}: empty, not even a version byte")
-    if data[0] != version:
-        raise CompactError(f"compact {what}: version {data[0]}, but this decoder reads version {version}")
-    return data[1:]
+    if whole[0] != version:
+        raise CompactError(f"compact {what}: version {whole[0]}, but this decoder reads version {version}")
+    return whole[1:]
 
 
 def _varints(body: bytes) -> list[int]:
@@ -190,7 +191,7 @@ def _varints(body: bytes) -> list[int]:
     needless_zero = b"\x00" in body and _NEEDLESS_ZERO.search(body)  # scanned only when a zero is there
     if needless_zero:
         raise CompactError(f"varint at byte {_start_of(body, needless_zero)} ends in a needless zero byte")
-    values = []
+    values: list[int] = []
     append, rest = values.append, iter(body)
     for byte in rest:
         if byte < 0x80:  # one byte: most codes, and the gaps under 128 ms
@@ -206,7 +207,7 @@ def _varints(body: bytes) -> list[int]:
     return values
 
 
-def _start_of(body: bytes, found: re.Match) -> int:
+def _start_of(body: bytes, found: re.Match[bytes]) -> int:
     """The byte (0 is the version byte) where the varint that ``found`` is in starts."""
     return len(body[: found.start()].rstrip(_HIGH_BYTES)) + 1
 

@@ -1,8 +1,10 @@
 """Verifying JSON Lines of games (rules section 8), shared by ``manage.py replay``."""
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from typing import Any
 
 from .replay import ReplayResult, invalid, replay
 
@@ -36,7 +38,7 @@ RESULT_FIELDS = (
 )
 
 
-def verify_archived(line: str | bytes) -> tuple[dict | None, list[str]]:
+def verify_archived(line: str | bytes) -> tuple[dict[str, Any] | None, list[str]]:
     """An archived game (``manage.py archive_month``: a line with its ``deal``, ``actions`` and the
     server's ``result``) replayed: the line's object (None when it is not JSON) and the names of
     the recorded result's fields the replay disagrees with (``["result"]`` when the line has no
@@ -63,14 +65,14 @@ class ArchiveCheck:
 
     lines: int = 0
     games: int = 0
-    mismatches: list = dc_field(default_factory=list)
+    mismatches: list[tuple[int, object, list[str]]] = dc_field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
 
 
-def check_archive(lines) -> ArchiveCheck:
+def check_archive(lines: Iterable[str | bytes]) -> ArchiveCheck:
     """Replay every game of an archive's lines (an iterable of JSON lines; blank lines skipped)
     and compare each with its recorded result."""
     report = ArchiveCheck()

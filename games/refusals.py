@@ -112,7 +112,7 @@ def render(refusal: Refusal, gettext: Callable[[str], str] = _untranslated) -> s
     given (Django's ``gettext`` translates template and suit name alike)."""
     args = refusal.args
     if "suit" in args:
-        args = {**args, "suit": gettext(SUIT_NAMES[args["suit"]])}
+        args = {**args, "suit": gettext(SUIT_NAMES[str(args["suit"])])}
     return gettext(MESSAGES[refusal.code]).format(**args)
 
 
@@ -121,7 +121,7 @@ class Refused(ValueError):
     ``.code`` names it) for whoever wants the code or other words; the exception's own
     ``args`` stay Python's, the message alone."""
 
-    def __init__(self, refusal: Refusal):
+    def __init__(self, refusal: Refusal) -> None:
         super().__init__(render(refusal))
         self.refusal = refusal
 
@@ -129,5 +129,5 @@ class Refused(ValueError):
     def code(self) -> str:
         return self.refusal.code
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Refused"], tuple[Refusal]]:
         return type(self), (self.refusal,)

@@ -4,6 +4,8 @@ import os
 import stat
 import sys
 import zlib
+from argparse import ArgumentParser
+from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -21,11 +23,11 @@ class Command(BaseCommand):
         "replayed against its recorded result; counts, each mismatch, and exit status 1 on any."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", nargs="?", help="a JSON Lines file, or - for standard input")
         parser.add_argument("--archive", metavar="FILE", help="an archive file (.jsonl.gz) to verify")
 
-    def handle(self, *args, file=None, archive=None, **options):
+    def handle(self, *args: Any, file: str | None = None, archive: str | None = None, **options: Any) -> None:
         if archive is not None:
             return self._archive(archive)
         if file is None:
@@ -59,7 +61,7 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {len(report.mismatches)} games differ from their recorded result")
 
 
-def _size_if_regular(source) -> int:
+def _size_if_regular(source: IO[bytes]) -> int:
     try:
         info = os.fstat(source.fileno())
     except (OSError, ValueError):
@@ -81,7 +83,7 @@ class _Progress:
 
     WIDTH = 40
 
-    def __init__(self, total: int):
+    def __init__(self, total: int) -> None:
         self.total, self.done, self.shown = total, 0, -1
 
     def advance(self, n: int) -> None:

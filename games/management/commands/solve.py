@@ -1,5 +1,7 @@
 import json
 import random
+from argparse import ArgumentParser
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -21,7 +23,7 @@ class Command(BaseCommand):
         "the won-games corpus (JSON Lines, no take-backs) instead."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("code", nargs="?", help="a deal code such as EH1-N-AAAAAAF")
         parser.add_argument(
             "--nodes",
@@ -41,7 +43,17 @@ class Command(BaseCommand):
         )
         parser.add_argument("--count", type=int, default=48, help="games in the corpus (default 48)")
 
-    def handle(self, *args, code, nodes, time_limit, no_take_backs, write_corpus, count, **options):
+    def handle(
+        self,
+        *args: Any,
+        code: str | None,
+        nodes: int,
+        time_limit: float | None,
+        no_take_backs: bool,
+        write_corpus: str | None,
+        count: int,
+        **options: Any,
+    ) -> None:
         if nodes < 0:
             raise CommandError("--nodes must be 0 or more")
         if write_corpus:
@@ -70,7 +82,8 @@ class Command(BaseCommand):
         """Won games without take-backs, each replayed and stored with its verdict."""
         rng = random.Random(CORPUS_SEED)
         numbers = list(CORPUS_FIRST)
-        lines, seen = [], set()
+        lines: list[str] = []
+        seen: set[int] = set()
         while len(lines) < count:
             if not numbers:
                 numbers.append(rng.randint(1, 999_999))
