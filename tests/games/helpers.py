@@ -67,7 +67,7 @@ def make_game(
     assert len(cols) == 9
     game.columns = cols
     down = [0] * 9 if down is None else list(down) + [0] * (9 - len(down))
-    for col, d in zip(cols, down):
+    for col, d in zip(cols, down, strict=True):
         assert 0 <= d <= max(len(col) - 1, 0), "a non-empty column has its top card face up"
     game.down = down
     game.stock = list(reversed(cards(stock)))

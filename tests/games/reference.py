@@ -7,6 +7,7 @@ of section 6. The suite compares the engine with it action by action.
 """
 
 import re
+from itertools import pairwise
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -174,7 +175,7 @@ class Reference:
         run = column[len(column) - k :]
         if rank(run[0]) != 13:
             return False
-        return all(builds_on(upper, lower) for lower, upper in zip(run, run[1:]))
+        return all(builds_on(upper, lower) for lower, upper in pairwise(run))
 
     def legal(self, text) -> bool:
         action = parse(text)

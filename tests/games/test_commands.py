@@ -104,7 +104,7 @@ LINES = [
 def check_answers(output: str, expected: list[dict]):
     answers = [json.loads(text) for text in output.splitlines()]
     assert len(answers) == len(expected)
-    for answer, want in zip(answers, expected):
+    for answer, want in zip(answers, expected, strict=True):
         if want["ok"]:
             assert answer == want
         else:

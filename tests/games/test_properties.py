@@ -43,7 +43,7 @@ def visible_points(before: dict, after: dict) -> int:
     landed = on_foundations(after) - on_foundations(before)
     if landed > 0:
         points += 10 * landed
-    turned_up = sum(max(0, b - a) for b, a in zip(before["down"], after["down"]))
+    turned_up = sum(max(0, b - a) for b, a in zip(before["down"], after["down"], strict=True))
     points += 5 * turned_up
     column_cards = sum(map(len, after["columns"])) - sum(map(len, before["columns"]))
     if len(after["waste"]) == len(before["waste"]) - 1 and column_cards == 1 and landed == 0:
