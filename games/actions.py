@@ -66,6 +66,8 @@ def format_action(action: ActionTuple) -> str:
 
 
 def _all_actions() -> dict[str, Action]:
+    """Section 7's table: 9 columns and 8 foundations, no column onto itself, a run of 1 to 13
+    cards (``N>M:1`` is ``N>M``); nothing else is an action."""
     table = {"s": Action(STOCK), "u": Action(UNDO), "w>f": Action(WASTE_F)}
     for n in range(9):
         table[f"w>{n + 1}"] = Action(WASTE_COL, target=n)

@@ -40,4 +40,5 @@ def card_name(c: int) -> str:
 
 
 def make_card(rank: int, suit: int) -> int:
+    """The card int of ``rank`` (1..13) in ``suit`` (0..3: S, H, D, C)."""
     return suit * 13 + rank - 1

@@ -57,7 +57,9 @@ class Game:
         "history",
     )
 
-    def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT):
+    def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT) -> None:
+        """The table as dealt (section 3): only each column's top card face up, the stock
+        in draw order, the waste and the foundations empty, no points, no moves."""
         self.number = layout.number
         self.columns = [list(col) for col in layout.columns]
         self.down = [max(len(col) - 1, 0) for col in layout.columns]
@@ -73,6 +75,7 @@ class Game:
 
     @classmethod
     def new(cls, number: int, history_limit: int | None = HISTORY_LIMIT) -> "Game":
+        """A new game of deal ``number``; undo reaches back ``history_limit`` actions."""
         return cls(deal(number), history_limit)
 
     @property
@@ -88,7 +91,12 @@ class Game:
         return None if reason is None else str(reason)
 
     def refusal_code(self, action: ActionTuple) -> Refusal | None:
-        """The rule that refuses ``action`` here, with its arguments; None if it is legal."""
+        """The rule that refuses ``action`` here, with its arguments; None if it is legal.
+
+        Nothing follows the winning action. The stock turns while it or the waste holds a
+        card. Undo needs an action to undo, at most the history limit back. The top card of
+        the waste, of a column or of a foundation goes where a foundation or a column takes
+        it (below); several cards move together only as a run (``_run_refusal``)."""
         if self.on_foundations == DECK_SIZE:
             return refuse("game_won")
         kind, source, target, cards = action
@@ -290,6 +298,8 @@ class Game:
         return None
 
     def _tap_candidates(self, source: str, double: bool) -> list[str]:
+        """What a tap tries, in order (section 9): the foundations; on a double tap then the
+        other columns that hold cards, longest first (leftmost on a tie), then the empty ones."""
         candidates = [f"{source}>f"]
         if double:
             others = [n for n in range(COLUMNS) if str(n + 1) != source]

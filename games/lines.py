@@ -69,6 +69,7 @@ class ArchiveCheck:
 
     @property
     def ok(self) -> bool:
+        """Every replayed game agrees with its recorded result."""
         return not self.mismatches
 
 

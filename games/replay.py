@@ -43,6 +43,7 @@ class ReplayResult:
         return {"ok": False, "index": self.index, "error": self.error}
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field but ``refusal``, as plain data."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "refusal"}
 
 

@@ -65,6 +65,8 @@ STRATEGIES: tuple[Weights, ...] = (
 
 @dataclass
 class Solution:
+    """What a search found (see the module's docstring)."""
+
     won: bool
     actions: list[str] = field(default_factory=list)
     nodes: int = 0
@@ -103,6 +105,8 @@ def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
 
 
 def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bool, verify: Verify) -> Solution:
+    """Search ``game`` (a scratch copy) with each strategy in turn on its share of the node
+    budget; the first line found that ``verify`` accepts wins."""
     start = time.perf_counter()
     if game.won:
         return Solution(True, [], 0, 0.0, "already won")
@@ -309,6 +313,8 @@ class _Search:
     # -- applying and undoing moves; apply returns what undo needs ------------------------------
 
     def _to_foundation(self, c: int) -> int:
+        """Play ``c`` to the first foundation of its suit that takes it, as the rules do (the
+        caller knows one does); return that foundation."""
         f = 2 * (c // 13)
         if self.found[f] != RANK[c] - 1:
             f += 1
@@ -317,6 +323,7 @@ class _Search:
         return f
 
     def apply(self, move: Move) -> Record:
+        """Play ``move`` on the light table (the caller knows it legal); return what undo needs."""
         kind, a, b, k = move
         flipped, f = False, -1
         if kind == COL_F:
@@ -340,6 +347,7 @@ class _Search:
         return move, flipped, f
 
     def undo(self, record: Record) -> None:
+        """Take back the move that ``apply`` returned ``record`` for."""
         (kind, a, b, k), flipped, f = record
         if flipped:
             self.down[a] += 1
@@ -364,6 +372,7 @@ class _Search:
             self.left -= 1
 
     def _flip(self, a: int) -> bool:
+        """A face-down card left on top of column ``a`` turns face up (as ``Game._flip``)."""
         if self.down[a] and self.down[a] == len(self.cols[a]):
             self.down[a] -= 1
             return True
@@ -372,6 +381,7 @@ class _Search:
     # -- reading a position --------------------------------------------------------------------
 
     def playable(self, c: int) -> bool:
+        """A foundation of ``c``'s suit takes it: one holds the rank below."""
         f = 2 * (c // 13)
         return self.found[f] == RANK[c] - 1 or self.found[f + 1] == RANK[c] - 1
 
@@ -423,10 +433,13 @@ class _Search:
         return b"".join(parts)
 
     def encode(self) -> bytes:
+        """The whole position as bytes (columns with their face-down counts, foundations,
+        pool), which ``decode`` restores."""
         parts = [bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols, strict=True)]
         return b"".join(parts) + bytes(self.found) + bytes(self.pool)
 
     def decode(self, data: bytes) -> None:
+        """Restore the position that ``encode`` wrote."""
         i = 0
         for a in range(COLUMNS):
             self.down[a], n = data[i], data[i + 1]
@@ -457,6 +470,9 @@ class _Search:
         return cost
 
     def heuristic(self) -> int:
+        """How far this position looks from a win, lower first: the weights (see STRATEGIES)
+        times cards left, face-down cards, face-up cards on them, and the pool cards to play
+        before each such pile's top card has a place."""
         w_left, w_down, w_up, w_host = self.weights
         cols, pool, found = self.cols, self.pool, self.found
         tops = {col[-1] for col in cols if col}
