@@ -59,7 +59,7 @@ def test_format_action_round_trip():
 def test_an_action_is_written_as_its_notation():
     """``str`` of an action is its text (``N>M`` for ``N>M:1``), as format_action writes it,
     also for a plain tuple of the same four ints."""
-    for text, action in ACTIONS.items():
+    for action in ACTIONS.values():
         assert str(action) == format_action(action) == format_action(tuple(action))
         assert ACTIONS[str(action)] == action
     assert str(ACTIONS["3>7:13"]) == "3>7:13" and str(ACTIONS["3>7:1"]) == "3>7"
