@@ -22,11 +22,7 @@ _BY_NAME = {name: c for c, name in enumerate(NAME)}
 #: STACKS_ON[below] is the set of cards that may be built on ``below`` in a column:
 #: opposite colour, exactly one rank lower.
 STACKS_ON = tuple(
-    frozenset(
-        c for c in range(52)
-        if IS_RED[c] != IS_RED[below] and RANK[c] == RANK[below] - 1
-    )
-    for below in range(52)
+    frozenset(c for c in range(52) if IS_RED[c] != IS_RED[below] and RANK[c] == RANK[below] - 1) for below in range(52)
 )
 
 
@@ -44,4 +40,5 @@ def card_name(c: int) -> str:
 
 
 def make_card(rank: int, suit: int) -> int:
+    """The card int of ``rank`` (1..13) in ``suit`` (0..3: S, H, D, C)."""
     return suit * 13 + rank - 1

@@ -46,7 +46,9 @@ def _code_table() -> tuple[str, ...]:
     """The code of each action text is its index here: the order of the module's table."""
     pairs = [(n, m) for n in range(1, 10) for m in range(1, 10) if m != n]
     return (
-        "s", "u", "w>f",
+        "s",
+        "u",
+        "w>f",
         *(f"w>{n}" for n in range(1, 10)),
         *(f"{n}>f" for n in range(1, 10)),
         *(f"{n}>{m}" for n, m in pairs),
@@ -85,7 +87,8 @@ _NEEDLESS_ZERO = re.compile(rb"[\x80-\xff]\x00")
 
 # -- logs ---------------------------------------------------------------------------------
 
-def encode_log(actions) -> bytes:
+
+def encode_log(actions: object) -> bytes:
     """The compact form of a list of action texts; CompactError names the first that has no code."""
     if not isinstance(actions, (list, tuple)):
         raise CompactError(f"a log is a list of action texts, not {type(actions).__name__}")
@@ -97,16 +100,17 @@ def encode_log(actions) -> bytes:
     raise CompactError(f"action {index} has no code: {text!r} is not an action of the notation")
 
 
-def decode_log(data) -> list[str]:
+def decode_log(data: object) -> list[str]:
     """The action texts of a compact log (bytes, bytearray or memoryview)."""
     body = _body(data, LOG_VERSION, "log")
     if body.isascii():  # every code below 128, one byte each: the usual log
         return list(map(CODES.__getitem__, body))
     if not body[-1] & 0x80:  # else truncated: _varints says so
         try:  # the one-byte stretches as above, between the few longer codes (runs, take-backs)
-            actions, position = [], 0
+            actions: list[str] = []
+            position = 0
             for found in _LONG_VARINT.finditer(body):
-                actions += map(CODES.__getitem__, body[position:found.start()])
+                actions += map(CODES.__getitem__, body[position : found.start()])
                 actions.append(_TEXT_OF[found.group()])
                 position = found.end()
             actions += map(CODES.__getitem__, body[position:])
@@ -116,14 +120,17 @@ def decode_log(data) -> list[str]:
     codes = _varints(body)
     if max(codes) >= len(CODES):
         index = next(i for i, code in enumerate(codes) if code >= len(CODES))
-        raise CompactError(f"unknown action code {codes[index]} (action {index}, byte "
-                           f"{_offset_of(body, index)}): codes end at {len(CODES) - 1}")
+        raise CompactError(
+            f"unknown action code {codes[index]} (action {index}, byte "
+            f"{_offset_of(body, index)}): codes end at {len(CODES) - 1}"
+        )
     return list(map(CODES.__getitem__, codes))
 
 
 # -- times --------------------------------------------------------------------------------
 
-def encode_times(times) -> bytes:
+
+def encode_times(times: object) -> bytes:
     """The compact form of a list of non-decreasing whole milliseconds, from 0 up; CompactError
     names the first time that cannot be written (not an int, negative, earlier than the one
     before it, or beyond MAX_VALUE)."""
@@ -148,7 +155,7 @@ def encode_times(times) -> bytes:
     return bytes(out)
 
 
-def decode_times(data) -> list[int]:
+def decode_times(data: object) -> list[int]:
     """The times of compact times data: the running sum of its varints."""
     times = list(itertools.accumulate(_varints(_body(data, TIMES_VERSION, "times"))))
     if times and times[-1] > MAX_VALUE:
@@ -159,16 +166,17 @@ def decode_times(data) -> list[int]:
 
 # -- the parts ----------------------------------------------------------------------------
 
-def _body(data, version: int, what: str) -> bytes:
+
+def _body(data: object, version: int, what: str) -> bytes:
     """``data`` without its version byte, which must be ``version``."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise CompactError(f"compact {what} are bytes, not {type(data).__name__}")
-    data = bytes(data)
-    if not data:
+    whole = bytes(data)
+    if not whole:
         raise CompactError(f"compact {what}: empty, not even a version byte")
-    if data[0] != version:
-        raise CompactError(f"compact {what}: version {data[0]}, but this decoder reads version {version}")
-    return data[1:]
+    if whole[0] != version:
+        raise CompactError(f"compact {what}: version {whole[0]}, but this decoder reads version {version}")
+    return whole[1:]
 
 
 def _varints(body: bytes) -> list[int]:
@@ -176,15 +184,14 @@ def _varints(body: bytes) -> list[int]:
     byte): data that ends inside a varint, a varint longer than MAX_VARINT_BYTES, and one
     whose last byte is a needless zero (each value has one encoding: equal logs, equal bytes)."""
     if body and body[-1] & 0x80:
-        raise CompactError(f"truncated varint at byte {len(body.rstrip(_HIGH_BYTES)) + 1}: "
-                           f"the data ends inside it")
+        raise CompactError(f"truncated varint at byte {len(body.rstrip(_HIGH_BYTES)) + 1}: the data ends inside it")
     too_long = _TOO_LONG.search(body)
     if too_long:
         raise CompactError(f"varint at byte {_start_of(body, too_long)} is longer than {MAX_VARINT_BYTES} bytes")
     needless_zero = b"\x00" in body and _NEEDLESS_ZERO.search(body)  # scanned only when a zero is there
     if needless_zero:
         raise CompactError(f"varint at byte {_start_of(body, needless_zero)} ends in a needless zero byte")
-    values = []
+    values: list[int] = []
     append, rest = values.append, iter(body)
     for byte in rest:
         if byte < 0x80:  # one byte: most codes, and the gaps under 128 ms
@@ -200,9 +207,9 @@ def _varints(body: bytes) -> list[int]:
     return values
 
 
-def _start_of(body: bytes, found: re.Match) -> int:
+def _start_of(body: bytes, found: re.Match[bytes]) -> int:
     """The byte (0 is the version byte) where the varint that ``found`` is in starts."""
-    return len(body[:found.start()].rstrip(_HIGH_BYTES)) + 1
+    return len(body[: found.start()].rstrip(_HIGH_BYTES)) + 1
 
 
 def _offset_of(body: bytes, index: int) -> int:

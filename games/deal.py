@@ -21,6 +21,9 @@ class InvalidCode(Refused):
 
 @dataclass(frozen=True, slots=True)
 class DealCode:
+    """A parsed deal code: its ``mode`` (a key of MODES) and deal ``number`` (1..999,999);
+    ``str`` writes the code again."""
+
     mode: str
     number: int
 

@@ -8,10 +8,10 @@ the table, the score and the counters exactly.
 """
 
 from collections import deque
+from itertools import pairwise
+from typing import Any
 
-from .actions import (
-    ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F, Action,
-)
+from .actions import ACTIONS, COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F, ActionTuple
 from .cards import DECK_SIZE, KING, NAME, RANK, STACKS_ON, SUITS, make_card
 from .deal import COLUMNS, Layout, deal
 from .refusals import Refusal, Refused, refuse
@@ -20,6 +20,10 @@ FOUNDATIONS = 8
 HISTORY_LIMIT = 100
 #: Points of section 6.
 TO_FOUNDATION, WASTE_TO_COLUMN, FLIP = 10, 5, 5
+
+#: An undo record: the action, the card it moved (-1 none; for the stock, 0 marks a
+#: recycle), the foundation it went to (-1 none), whether a card turned up, the points.
+UndoRecord = tuple[ActionTuple, int, int, bool, int]
 
 
 class IllegalAction(Refused):
@@ -37,11 +41,25 @@ class Game:
     """
 
     __slots__ = (
-        "number", "columns", "down", "stock", "waste", "foundations", "on_foundations",
-        "score", "moves", "undos", "take_backs", "stock_passes", "waste_to_column", "history",
+        "number",
+        "columns",
+        "down",
+        "stock",
+        "waste",
+        "foundations",
+        "on_foundations",
+        "score",
+        "moves",
+        "undos",
+        "take_backs",
+        "stock_passes",
+        "waste_to_column",
+        "history",
     )
 
-    def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT):
+    def __init__(self, layout: Layout, history_limit: int | None = HISTORY_LIMIT) -> None:
+        """The table as dealt (section 3): only each column's top card face up, the stock
+        in draw order, the waste and the foundations empty, no points, no moves."""
         self.number = layout.number
         self.columns = [list(col) for col in layout.columns]
         self.down = [max(len(col) - 1, 0) for col in layout.columns]
@@ -53,10 +71,11 @@ class Game:
         self.undos = self.take_backs = self.stock_passes = self.waste_to_column = 0
         #: Undo records ``(action, card, foundation, flipped, points)``; the oldest
         #: drops off when a push would exceed the limit (None: unbounded, for search).
-        self.history: deque = deque(maxlen=history_limit)
+        self.history: deque[UndoRecord] = deque(maxlen=history_limit)
 
     @classmethod
     def new(cls, number: int, history_limit: int | None = HISTORY_LIMIT) -> "Game":
+        """A new game of deal ``number``; undo reaches back ``history_limit`` actions."""
         return cls(deal(number), history_limit)
 
     @property
@@ -66,16 +85,21 @@ class Game:
 
     # -- legality: every rule, in one place -------------------------------------------
 
-    def refusal(self, action: Action) -> str | None:
+    def refusal(self, action: ActionTuple) -> str | None:
         """Why ``action`` is illegal here, in words a player can read; None if legal."""
         reason = self.refusal_code(action)
         return None if reason is None else str(reason)
 
-    def refusal_code(self, action: Action) -> Refusal | None:
-        """The rule that refuses ``action`` here, with its arguments; None if it is legal."""
+    def refusal_code(self, action: ActionTuple) -> Refusal | None:
+        """The rule that refuses ``action`` here, with its arguments; None if it is legal.
+
+        Nothing follows the winning action. The stock turns while it or the waste holds a
+        card. Undo needs an action to undo, at most the history limit back. The top card of
+        the waste, of a column or of a foundation goes where a foundation or a column takes
+        it (below); several cards move together only as a run (``_run_refusal``)."""
         if self.on_foundations == DECK_SIZE:
             return refuse("game_won")
-        kind, a, b, k = action
+        kind, source, target, cards = action
         if kind == STOCK:
             if not self.stock and not self.waste:
                 return refuse("stock_empty")
@@ -92,28 +116,27 @@ class Game:
             card = self.waste[-1]
             if kind == WASTE_F:
                 return self._foundation_refusal(card)
-            return self._column_refusal(card, b)
+            return self._column_refusal(card, target)
         if kind == FOUND_COL:
-            rank = self.foundations[a]
+            rank = self.foundations[source]
             if not rank:
-                return refuse("foundation_empty", foundation=a + 1)
-            return self._column_refusal(make_card(rank, a // 2), b)
-        column = self.columns[a]
+                return refuse("foundation_empty", foundation=source + 1)
+            return self._column_refusal(make_card(rank, source // 2), target)
+        column = self.columns[source]
         if not column:
-            return refuse("column_empty", column=a + 1)
+            return refuse("column_empty", column=source + 1)
         if kind == COL_F:
             return self._foundation_refusal(column[-1])
-        if k == 1:
-            return self._column_refusal(column[-1], b)
-        return self._run_refusal(a, b, k)
+        if cards == 1:
+            return self._column_refusal(column[-1], target)
+        return self._run_refusal(source, target, cards)
 
     def _foundation_refusal(self, card: int) -> Refusal | None:
         """A foundation takes the next card of its suit, from the Ace up."""
         if self._foundation_for(card) is not None:
             return None
         suit = card // 13
-        return refuse("foundation_refuses", card=NAME[card], suit=SUITS[suit],
-                      first=2 * suit + 1, second=2 * suit + 2)
+        return refuse("foundation_refuses", card=NAME[card], suit=SUITS[suit], first=2 * suit + 1, second=2 * suit + 2)
 
     def _foundation_for(self, card: int) -> int | None:
         """The first foundation, in order 1..8, that accepts ``card``."""
@@ -137,31 +160,30 @@ class Game:
             return None
         return refuse("column_refuses", card=NAME[card], target=NAME[top])
 
-    def _run_refusal(self, source: int, to: int, k: int) -> Refusal | None:
+    def _run_refusal(self, source: int, target: int, cards: int) -> Refusal | None:
         """Only a King-led run of face-up cards, alternating in colour and descending
         by one, moves whole, and only onto an empty column."""
-        if self.columns[to]:
+        if self.columns[target]:
             return refuse("run_needs_empty_column")
         column = self.columns[source]
-        if len(column) - self.down[source] < k:
-            return refuse("run_too_few_face_up", column=source + 1, count=k)
-        run = column[-k:]
+        if len(column) - self.down[source] < cards:
+            return refuse("run_too_few_face_up", column=source + 1, count=cards)
+        run = column[-cards:]
         if RANK[run[0]] != KING:
             return refuse("run_not_king_led", card=NAME[run[0]])
-        for below, above in zip(run, run[1:]):
+        for below, above in pairwise(run):
             if above not in STACKS_ON[below]:
-                return refuse("not_a_run", count=k, column=source + 1,
-                              card=NAME[above], below=NAME[below])
+                return refuse("not_a_run", count=cards, column=source + 1, card=NAME[above], below=NAME[below])
         return None
 
     # -- applying and undoing -----------------------------------------------------------
 
-    def play(self, action: Action) -> None:
+    def play(self, action: ActionTuple) -> None:
         """Apply a legal action; an illegal one raises IllegalAction and changes nothing."""
         reason = self.refusal_code(action)
         if reason is not None:
             raise IllegalAction(reason)
-        kind, a, b, k = action
+        kind, source, target, cards = action
         if kind == UNDO:
             self._undo()
             return
@@ -178,30 +200,32 @@ class Game:
                 self.stock_passes += 1
                 card = 0  # marks a recycle for undo
         elif kind == WASTE_F or kind == COL_F:
-            card = self.waste.pop() if kind == WASTE_F else self.columns[a].pop()
-            foundation = self._foundation_for(card)
+            card = self.waste.pop() if kind == WASTE_F else self.columns[source].pop()
+            found = self._foundation_for(card)
+            assert found is not None  # refusal_code saw a foundation take it
+            foundation = found
             self.foundations[foundation] += 1
             self.on_foundations += 1
             points = TO_FOUNDATION
             if kind == COL_F:
-                flipped = self._flip(a)
+                flipped = self._flip(source)
         elif kind == WASTE_COL:
-            self.columns[b].append(self.waste.pop())
+            self.columns[target].append(self.waste.pop())
             self.waste_to_column += 1
             points = WASTE_TO_COLUMN
         elif kind == COL_COL:
-            column = self.columns[a]
-            if k == 1:
-                self.columns[b].append(column.pop())
+            column = self.columns[source]
+            if cards == 1:
+                self.columns[target].append(column.pop())
             else:
-                self.columns[b].extend(column[-k:])
-                del column[-k:]
-            flipped = self._flip(a)
+                self.columns[target].extend(column[-cards:])
+                del column[-cards:]
+            flipped = self._flip(source)
         else:  # FOUND_COL
-            rank = self.foundations[a]
-            self.foundations[a] = rank - 1
+            rank = self.foundations[source]
+            self.foundations[source] = rank - 1
             self.on_foundations -= 1
-            self.columns[b].append(make_card(rank, a // 2))
+            self.columns[target].append(make_card(rank, source // 2))
             self.take_backs += 1
         if flipped:
             points += FLIP
@@ -218,11 +242,11 @@ class Game:
     def _undo(self) -> None:
         """Restore everything the last recorded action changed; the move counter stays."""
         action, card, foundation, flipped, points = self.history.pop()
-        kind, a, b, k = action
+        kind, source, target, cards = action
         self.undos += 1
         self.score -= points
         if flipped:
-            self.down[a] += 1
+            self.down[source] += 1
         if kind == STOCK:
             if card == -1:
                 self.stock.append(self.waste.pop())
@@ -233,17 +257,17 @@ class Game:
         elif kind == WASTE_F or kind == COL_F:
             self.foundations[foundation] -= 1
             self.on_foundations -= 1
-            (self.waste if kind == WASTE_F else self.columns[a]).append(card)
+            (self.waste if kind == WASTE_F else self.columns[source]).append(card)
         elif kind == WASTE_COL:
-            self.waste.append(self.columns[b].pop())
+            self.waste.append(self.columns[target].pop())
             self.waste_to_column -= 1
         elif kind == COL_COL:
-            column = self.columns[b]
-            self.columns[a].extend(column[-k:])
-            del column[-k:]
+            column = self.columns[target]
+            self.columns[source].extend(column[-cards:])
+            del column[-cards:]
         else:  # FOUND_COL
-            self.columns[b].pop()
-            self.foundations[a] += 1
+            self.columns[target].pop()
+            self.foundations[source] += 1
             self.on_foundations += 1
             self.take_backs -= 1
 
@@ -274,6 +298,8 @@ class Game:
         return None
 
     def _tap_candidates(self, source: str, double: bool) -> list[str]:
+        """What a tap tries, in order (section 9): the foundations; on a double tap then the
+        other columns that hold cards, longest first (leftmost on a tie), then the empty ones."""
         candidates = [f"{source}>f"]
         if double:
             others = [n for n in range(COLUMNS) if str(n + 1) != source]
@@ -282,17 +308,14 @@ class Game:
             candidates += [f"{source}>{n + 1}" for n in built + empty]
         return candidates
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """The whole visible state as plain JSON-able data (cards by name)."""
         return {
             "columns": [[NAME[c] for c in col] for col in self.columns],
             "down": list(self.down),
             "stock": [NAME[c] for c in reversed(self.stock)],
             "waste": [NAME[c] for c in self.waste],
-            "foundations": [
-                NAME[make_card(rank, f // 2)] if rank else None
-                for f, rank in enumerate(self.foundations)
-            ],
+            "foundations": [NAME[make_card(rank, f // 2)] if rank else None for f, rank in enumerate(self.foundations)],
             "score": self.score,
             "moves": self.moves,
             "undo_depth": len(self.history),

@@ -1,8 +1,10 @@
 """Verifying JSON Lines of games (rules section 8), shared by ``manage.py replay``."""
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from typing import Any
 
 from .replay import ReplayResult, invalid, replay
 
@@ -22,11 +24,21 @@ def verify_line(line: str | bytes) -> ReplayResult:
 
 
 #: The fields of a recorded result that a replay must give again (``ReplayResult.to_dict``).
-RESULT_FIELDS = ("ok", "won", "score", "moves", "foundation", "undos", "take_backs", "stock_passes",
-                 "waste_to_column", "index")
+RESULT_FIELDS = (
+    "ok",
+    "won",
+    "score",
+    "moves",
+    "foundation",
+    "undos",
+    "take_backs",
+    "stock_passes",
+    "waste_to_column",
+    "index",
+)
 
 
-def verify_archived(line: str | bytes) -> tuple[dict | None, list[str]]:
+def verify_archived(line: str | bytes) -> tuple[dict[str, Any] | None, list[str]]:
     """An archived game (``manage.py archive_month``: a line with its ``deal``, ``actions`` and the
     server's ``result``) replayed: the line's object (None when it is not JSON) and the names of
     the recorded result's fields the replay disagrees with (``["result"]`` when the line has no
@@ -53,14 +65,15 @@ class ArchiveCheck:
 
     lines: int = 0
     games: int = 0
-    mismatches: list = dc_field(default_factory=list)
+    mismatches: list[tuple[int, object, list[str]]] = dc_field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        """Every replayed game agrees with its recorded result."""
         return not self.mismatches
 
 
-def check_archive(lines) -> ArchiveCheck:
+def check_archive(lines: Iterable[str | bytes]) -> ArchiveCheck:
     """Replay every game of an archive's lines (an iterable of JSON lines; blank lines skipped)
     and compare each with its recorded result."""
     report = ArchiveCheck()
@@ -73,6 +86,7 @@ def check_archive(lines) -> ArchiveCheck:
             report.games += 1
         if differing:
             submission = (game or {}).get("submission") or {}
-            report.mismatches.append((number, submission.get("id") if isinstance(submission, dict) else None,
-                                      differing))
+            report.mismatches.append(
+                (number, submission.get("id") if isinstance(submission, dict) else None, differing)
+            )
     return report

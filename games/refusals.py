@@ -44,13 +44,11 @@ MESSAGES: dict[str, str] = {
         "the next card of their suit, Ace first."
     ),
     "column_refuses": gettext_noop(
-        "{card} cannot go on {target}: a column takes a card of the opposite colour, exactly "
-        "one rank lower."
+        "{card} cannot go on {target}: a column takes a card of the opposite colour, exactly one rank lower."
     ),
     "empty_column_king_only": gettext_noop("An empty column takes only a King, not {card}."),
     "run_needs_empty_column": gettext_noop(
-        "A run cannot move as a whole: only the top card moves, except a King-led run onto an "
-        "empty column."
+        "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."
     ),
     "run_too_few_face_up": gettext_noop("Column {column} has fewer than {count} face-up cards."),
     "run_not_king_led": gettext_noop("Only a King-led run moves as a whole: {card} is not a King."),
@@ -72,15 +70,9 @@ MESSAGES: dict[str, str] = {
     "actions_not_list": gettext_noop("actions must be a list of action strings"),
     # Deal codes and numbers (rules sections 3 and 4): deal.parse_code, format_code, deal.
     "deal_code_not_string": gettext_noop("a deal code must be a string such as EH1-N-AAAAAAF"),
-    "deal_code_shape": gettext_noop(
-        "{deal!r} is not a deal code: expected EH1-<mode>-<7 letters>, e.g. EH1-N-AAAAAAF"
-    ),
-    "deal_code_version": gettext_noop(
-        "{deal!r}: unknown rules version {version!r}, only EH1 is played here"
-    ),
-    "deal_code_mode": gettext_noop(
-        "{deal!r}: unknown mode {mode!r}, use N (numbered deal) or D (deal of the day)"
-    ),
+    "deal_code_shape": gettext_noop("{deal!r} is not a deal code: expected EH1-<mode>-<7 letters>, e.g. EH1-N-AAAAAAF"),
+    "deal_code_version": gettext_noop("{deal!r}: unknown rules version {version!r}, only EH1 is played here"),
+    "deal_code_mode": gettext_noop("{deal!r}: unknown mode {mode!r}, use N (numbered deal) or D (deal of the day)"),
     "deal_code_letters": gettext_noop("{deal!r}: the deal part must be exactly 7 upper-case letters A-Z"),
     "deal_code_range": gettext_noop("{deal!r} names deal {number:,}, outside 1..999,999"),
     "deal_mode_unknown": gettext_noop("unknown mode {mode!r}: use N (numbered deal) or D (deal of the day)"),
@@ -120,7 +112,7 @@ def render(refusal: Refusal, gettext: Callable[[str], str] = _untranslated) -> s
     given (Django's ``gettext`` translates template and suit name alike)."""
     args = refusal.args
     if "suit" in args:
-        args = {**args, "suit": gettext(SUIT_NAMES[args["suit"]])}
+        args = {**args, "suit": gettext(SUIT_NAMES[str(args["suit"])])}
     return gettext(MESSAGES[refusal.code]).format(**args)
 
 
@@ -129,7 +121,7 @@ class Refused(ValueError):
     ``.code`` names it) for whoever wants the code or other words; the exception's own
     ``args`` stay Python's, the message alone."""
 
-    def __init__(self, refusal: Refusal):
+    def __init__(self, refusal: Refusal) -> None:
         super().__init__(render(refusal))
         self.refusal = refusal
 
@@ -137,5 +129,5 @@ class Refused(ValueError):
     def code(self) -> str:
         return self.refusal.code
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Refused"], tuple[Refusal]]:
         return type(self), (self.refusal,)

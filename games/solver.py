@@ -25,21 +25,36 @@ in its own order as far as possible.
 
 import heapq
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .actions import ACTIONS
 from .cards import IS_RED, KING, RANK, STACKS_ON
 from .deal import COLUMNS, format_code
 from .game import Game
-from .replay import replay, replay_onto
+from .replay import ReplayResult, replay, replay_onto
 
 DEFAULT_NODE_LIMIT = 30_000
 HINT_NODE_LIMIT = 6_000
 
+#: Heuristic weights: see STRATEGIES.
+Weights = tuple[int, int, int, int]
+#: How a log found is checked before it is trusted: replayed by the engine.
+Verify = Callable[[list[str]], ReplayResult]
+#: A move of the search, (kind, a, b, k): the pool is the stock and waste together (kinds
+#: COL_F .. FOUND_COL below). Exact tuples, not a NamedTuple: CPython unpacks those on its
+#: fast path, and the search unpacks one at every apply and undo.
+Move = tuple[int, int, int, int]
+#: What ``_Search.apply`` returns for ``undo``: the move, whether it turned a card up, and
+#: the foundation it played to (-1: none).
+Record = tuple[Move, bool, int]
+#: What a move touches, for the log's order: a column ("c", n) or a suit's foundations ("f", s).
+Resource = tuple[str, int]
+
 #: Heuristic weights tried in turn, each with an equal share of the node budget:
 #: (card not on a foundation, face-down card, face-up card on face-down ones,
 #:  per pool card needed to make a place for such a pile's top card).
-STRATEGIES = (
+STRATEGIES: tuple[Weights, ...] = (
     (2, 50, 40, 5),
     (2, 60, 40, 5),
     (2, 50, 20, 2),
@@ -50,6 +65,8 @@ STRATEGIES = (
 
 @dataclass
 class Solution:
+    """What a search found (see the module's docstring)."""
+
     won: bool
     actions: list[str] = field(default_factory=list)
     nodes: int = 0
@@ -59,19 +76,19 @@ class Solution:
     reason: str = ""
 
 
-def solve(number: int, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
-          take_backs: bool = True) -> Solution:
+def solve(
+    number: int, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None, take_backs: bool = True
+) -> Solution:
     """Search a winning log for deal ``number``, verified by replaying it on its N code."""
     game = Game.new(number, history_limit=None)
-    return _solve(game, node_limit, time_limit, take_backs,
-                  lambda actions: replay(format_code(number), actions))
+    return _solve(game, node_limit, time_limit, take_backs, lambda actions: replay(format_code(number), actions))
 
 
-def solve_game(game: Game, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None,
-               take_backs: bool = True) -> Solution:
+def solve_game(
+    game: Game, *, node_limit: int = DEFAULT_NODE_LIMIT, time_limit: float | None = None, take_backs: bool = True
+) -> Solution:
     """Search a winning continuation of ``game`` (left unchanged), verified on a copy of it."""
-    return _solve(_copy(game), node_limit, time_limit, take_backs,
-                  lambda actions: replay_onto(_copy(game), actions))
+    return _solve(_copy(game), node_limit, time_limit, take_backs, lambda actions: replay_onto(_copy(game), actions))
 
 
 def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
@@ -86,7 +103,10 @@ def hint(game: Game, *, node_limit: int = HINT_NODE_LIMIT) -> str | None:
 
 # -- driving the search ------------------------------------------------------------------------
 
-def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bool, verify) -> Solution:
+
+def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bool, verify: Verify) -> Solution:
+    """Search ``game`` (a scratch copy) with each strategy in turn on its share of the node
+    budget; the first line found that ``verify`` accepts wins."""
     start = time.perf_counter()
     if game.won:
         return Solution(True, [], 0, 0.0, "already won")
@@ -111,7 +131,7 @@ def _solve(game: Game, node_limit: int, time_limit: float | None, take_backs: bo
     return Solution(False, [], nodes, time.perf_counter() - start, reason)
 
 
-def _verified_log(game: Game, path, verify) -> list[str] | None:
+def _verified_log(game: Game, path: list[Move], verify: Verify) -> list[str] | None:
     """The log of ``path`` from ``game``, taps scheduled, else in path order: the first that
     ``verify`` replays as won (the search is never trusted blindly); None when neither is."""
     for scheduled in (True, False):
@@ -153,7 +173,7 @@ def _fallback(game: Game) -> str | None:
 
 # -- abstract moves and the log ----------------------------------------------------------------
 
-#: Moves of the search, tuples (kind, a, b, k): the pool is the stock and waste together.
+#: The kinds of the search's moves (see Move).
 COL_F, POOL_F, COL_COL, POOL_COL, FOUND_COL = range(5)
 #: HOSTS[c]: the cards that c may be built on in a column.
 HOSTS = tuple(tuple(h for h in range(52) if c in STACKS_ON[h]) for c in range(52))
@@ -167,7 +187,7 @@ QUEENS_DOWN_TO_TWOS = tuple(s * 13 + r for r in range(11, 0, -1) for s in range(
 TWOS_UP_TO_KINGS = tuple(s * 13 + r for r in range(1, 13) for s in range(4))
 
 
-def _write_log(game: Game, path, scheduled: bool) -> list[str]:
+def _write_log(game: Game, path: list[Move], scheduled: bool) -> list[str]:
     """Play the abstract moves on ``game`` (a scratch copy); return the actions, taps included.
 
     In path order when not ``scheduled``. Scheduled, the moves may change order where that
@@ -194,13 +214,13 @@ def _write_log(game: Game, path, scheduled: bool) -> list[str]:
     return actions if game.won else []
 
 
-def _order(touches: list[tuple]) -> tuple[list[list[int]], list[int]]:
+def _order(touches: list[tuple[Resource, ...]]) -> tuple[list[list[int]], list[int]]:
     """The order that moves touching these resources must keep: each waits for the last move
     before it that touched one of its resources. Returns after[i], the moves that wait for
     move i, and waits[i], how many moves move i waits for."""
     after: list[list[int]] = [[] for _ in touches]
     waits = [0] * len(touches)
-    last: dict = {}
+    last: dict[Resource, int] = {}
     for i, resources in enumerate(touches):
         before = {last[r] for r in resources if r in last}
         for j in before:
@@ -211,10 +231,10 @@ def _order(touches: list[tuple]) -> tuple[list[list[int]], list[int]]:
     return after, waits
 
 
-def _resources(game: Game, path) -> list[tuple]:
+def _resources(game: Game, path: list[Move]) -> list[tuple[Resource, ...]]:
     """What each move touches: columns ("c", n) and the foundations of a suit ("f", s)."""
     search = _Search(game, STRATEGIES[0])
-    touches = []
+    touches: list[tuple[Resource, ...]] = []
     for move in path:
         kind, a, b, k = move
         _, _, f = search.apply(move)
@@ -231,7 +251,7 @@ def _resources(game: Game, path) -> list[tuple]:
     return touches
 
 
-def _taps_to(game: Game, move) -> int:
+def _taps_to(game: Game, move: Move) -> int:
     """Taps needed before ``move`` can be played: 0 unless it plays a card from the pool."""
     kind, card = move[0], move[1]
     if kind != POOL_F and kind != POOL_COL:
@@ -250,10 +270,12 @@ def _taps_to(game: Game, move) -> int:
     return best
 
 
-def _play_move(game: Game, move, actions: list[str]) -> None:
+def _play_move(game: Game, move: Move, actions: list[str]) -> None:
+    """Play ``move`` on ``game`` as actions of the notation, tapping the stock first for a pool
+    card until the waste shows it; append them to ``actions``."""
     kind, a, b, k = move
 
-    def play(text):
+    def play(text: str) -> None:
         game.play(ACTIONS[text])
         actions.append(text)
 
@@ -273,10 +295,11 @@ def _play_move(game: Game, move, actions: list[str]) -> None:
 
 # -- the search --------------------------------------------------------------------------------
 
+
 class _Search:
     """Best-first search with a transposition table over a light copy of the table."""
 
-    def __init__(self, game: Game, weights, take_backs: bool = True):
+    def __init__(self, game: Game, weights: Weights, take_backs: bool = True) -> None:
         self.cols = [list(col) for col in game.columns]
         self.down = list(game.down)
         self.found = list(game.foundations)
@@ -290,6 +313,8 @@ class _Search:
     # -- applying and undoing moves; apply returns what undo needs ------------------------------
 
     def _to_foundation(self, c: int) -> int:
+        """Play ``c`` to the first foundation of its suit that takes it, as the rules do (the
+        caller knows one does); return that foundation."""
         f = 2 * (c // 13)
         if self.found[f] != RANK[c] - 1:
             f += 1
@@ -297,7 +322,8 @@ class _Search:
         self.left -= 1
         return f
 
-    def apply(self, move) -> tuple:
+    def apply(self, move: Move) -> Record:
+        """Play ``move`` on the light table (the caller knows it legal); return what undo needs."""
         kind, a, b, k = move
         flipped, f = False, -1
         if kind == COL_F:
@@ -320,7 +346,8 @@ class _Search:
             self.cols[b].append(a // 2 * 13 + self.found[a])
         return move, flipped, f
 
-    def undo(self, record) -> None:
+    def undo(self, record: Record) -> None:
+        """Take back the move that ``apply`` returned ``record`` for."""
         (kind, a, b, k), flipped, f = record
         if flipped:
             self.down[a] += 1
@@ -345,6 +372,7 @@ class _Search:
             self.left -= 1
 
     def _flip(self, a: int) -> bool:
+        """A face-down card left on top of column ``a`` turns face up (as ``Game._flip``)."""
         if self.down[a] and self.down[a] == len(self.cols[a]):
             self.down[a] -= 1
             return True
@@ -353,6 +381,7 @@ class _Search:
     # -- reading a position --------------------------------------------------------------------
 
     def playable(self, c: int) -> bool:
+        """A foundation of ``c``'s suit takes it: one holds the rank below."""
         f = 2 * (c // 13)
         return self.found[f] == RANK[c] - 1 or self.found[f + 1] == RANK[c] - 1
 
@@ -365,7 +394,7 @@ class _Search:
         found = self.found
         return min(found[2 * s1], found[2 * s1 + 1], found[2 * s2], found[2 * s2 + 1]) >= r - 1
 
-    def auto_moves(self, path) -> None:
+    def auto_moves(self, path: list[Record]) -> None:
         """Play every safe foundation move, from the columns and the pool."""
         cols, found, pool = self.cols, self.found, self.pool
         progress = True
@@ -386,26 +415,41 @@ class _Search:
     def key(self) -> bytes:
         """The position, whatever the column order and the stock position."""
         f = self.found
-        parts = sorted([bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols)])
-        parts.append(bytes((min(f[0], f[1]), max(f[0], f[1]), min(f[2], f[3]), max(f[2], f[3]),
-                            min(f[4], f[5]), max(f[4], f[5]), min(f[6], f[7]), max(f[6], f[7]))))
+        parts = sorted([bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols, strict=True)])
+        parts.append(
+            bytes(
+                (
+                    min(f[0], f[1]),
+                    max(f[0], f[1]),
+                    min(f[2], f[3]),
+                    max(f[2], f[3]),
+                    min(f[4], f[5]),
+                    max(f[4], f[5]),
+                    min(f[6], f[7]),
+                    max(f[6], f[7]),
+                )
+            )
+        )
         return b"".join(parts)
 
     def encode(self) -> bytes:
-        parts = [bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols)]
+        """The whole position as bytes (columns with their face-down counts, foundations,
+        pool), which ``decode`` restores."""
+        parts = [bytes((d, len(col))) + bytes(col) for d, col in zip(self.down, self.cols, strict=True)]
         return b"".join(parts) + bytes(self.found) + bytes(self.pool)
 
     def decode(self, data: bytes) -> None:
+        """Restore the position that ``encode`` wrote."""
         i = 0
         for a in range(COLUMNS):
             self.down[a], n = data[i], data[i + 1]
-            self.cols[a] = list(data[i + 2:i + 2 + n])
+            self.cols[a] = list(data[i + 2 : i + 2 + n])
             i += 2 + n
-        self.found = list(data[i:i + 8])
-        self.pool = list(data[i + 8:i + 60])
+        self.found = list(data[i : i + 8])
+        self.pool = list(data[i + 8 : i + 60])
         self.left = 104 - sum(self.found)
 
-    def place_costs(self, tops: set, has_empty: bool) -> list[int]:
+    def place_costs(self, tops: set[int], has_empty: bool) -> list[int]:
         """cost[h]: how many pool cards must be played so that pool card h lands on a column
         (h itself included); INF when no chain of pool cards leads to a place."""
         pool = self.pool
@@ -426,13 +470,16 @@ class _Search:
         return cost
 
     def heuristic(self) -> int:
+        """How far this position looks from a win, lower first: the weights (see STRATEGIES)
+        times cards left, face-down cards, face-up cards on them, and the pool cards to play
+        before each such pile's top card has a place."""
         w_left, w_down, w_up, w_host = self.weights
         cols, pool, found = self.cols, self.pool, self.found
         tops = {col[-1] for col in cols if col}
         has_empty = not all(cols)
         cost = None
         h = w_left * self.left
-        for d, col in zip(self.down, cols):
+        for d, col in zip(self.down, cols, strict=True):
             if not d:
                 continue
             h += w_down * d + w_up * (len(col) - d)
@@ -457,21 +504,23 @@ class _Search:
 
     # -- the moves worth trying, kind by kind ----------------------------------------------------
 
-    def moves(self) -> list:
+    def moves(self) -> list[Move]:
         """The moves worth trying here, the most promising first: one kind after the other in
         the order below, each kind in the order that its generator states."""
         needed = self._needed()
         places = self._places()
         useful = self._useful(self._wanted(needed))
-        return [*self._flips(needed, places),
-                *self._columns_to_foundations(needed),
-                *self._pool_to_foundations(needed),
-                *self._digs(places),
-                *self._feeds(places, useful),
-                *self._emptying_for_a_king(places),
-                *self._take_backs(places, useful)]
+        return [
+            *self._flips(needed, places),
+            *self._columns_to_foundations(needed),
+            *self._pool_to_foundations(needed),
+            *self._digs(places),
+            *self._feeds(places, useful),
+            *self._emptying_for_a_king(places),
+            *self._take_backs(places, useful),
+        ]
 
-    def _flips(self, needed: set, places: dict):
+    def _flips(self, needed: set[int], places: dict[int, list[int]]) -> Iterator[Move]:
         """Moves that turn a face-down card up, the columns with the most face-down cards first
         (left to right among equals). Per column: the one face-up card to its foundation, then
         onto each column that takes it (a King: to an empty column); or a run led by a King,
@@ -489,29 +538,33 @@ class _Search:
             elif RANK[col[d]] == KING and col[d] in places and self._is_run(col, d):
                 yield COL_COL, a, places[col[d]][0], up
 
-    def _columns_to_foundations(self, needed: set):
+    def _columns_to_foundations(self, needed: set[int]) -> Iterator[Move]:
         """Top cards that a foundation takes without turning a card up (those are flips), the
         columns with the most face-down cards first (left to right among equals)."""
         cols, down = self.cols, self.down
-        ready = [a for a, col in enumerate(cols)
-                 if col and col[-1] in needed and not (down[a] and len(col) - down[a] == 1)]
+        ready = [
+            a for a, col in enumerate(cols) if col and col[-1] in needed and not (down[a] and len(col) - down[a] == 1)
+        ]
         for a in sorted(ready, key=down.__getitem__, reverse=True):
             yield COL_F, a, 0, 1
 
-    def _pool_to_foundations(self, needed: set):
+    def _pool_to_foundations(self, needed: set[int]) -> Iterator[Move]:
         """Pool cards that a foundation takes, in card order (the safe ones are already up)."""
         pool = self.pool
         for c in sorted(needed):
             if pool[c]:
                 yield POOL_F, c, 0, 1
 
-    def _digs(self, places: dict):
+    def _digs(self, places: dict[int, list[int]]) -> Iterator[Move]:
         """A top card (never a King) onto each column that takes it, when that uncovers a
         face-up card with a use (see _has_use): the fewest face-up cards first, then left to
         right."""
         cols, down = self.cols, self.down
-        piles = sorted((len(col) - down[a], a) for a, col in enumerate(cols)
-                       if len(col) - down[a] > 1 and RANK[col[-1]] != KING and col[-1] in places)
+        piles = sorted(
+            (len(col) - down[a], a)
+            for a, col in enumerate(cols)
+            if len(col) - down[a] > 1 and RANK[col[-1]] != KING and col[-1] in places
+        )
         if not piles:
             return
         tops = {col[-1] for col in cols if col}
@@ -522,29 +575,33 @@ class _Search:
                 for b in places[col[-1]]:
                     yield COL_COL, a, b, 1
 
-    def _feeds(self, places: dict, useful: list[int]):
+    def _feeds(self, places: dict[int, list[int]], useful: list[int]) -> Iterator[Move]:
         """Pool cards onto each column that takes them, when they start a chain of pool cards
         that makes a place for a wanted card (see _useful): the shortest chains first, among
         equals onto a column without face-down cards first, then by card and column."""
         pool, down = self.pool, self.down
-        ranked = [(useful[c], down[b] > 0, c, b) for c in range(52) if pool[c] and useful[c] < INF
-                  for b in places.get(c, ())]
+        ranked = [
+            (useful[c], down[b] > 0, c, b) for c in range(52) if pool[c] and useful[c] < INF for b in places.get(c, ())
+        ]
         ranked.sort()
         for _, _, c, b in ranked:
             yield POOL_COL, c, b, 1
 
-    def _emptying_for_a_king(self, places: dict):
+    def _emptying_for_a_king(self, places: dict[int, list[int]]) -> Iterator[Move]:
         """A lone card (not a King, nothing under it) onto each column that takes it, which
         empties its column: only when a King waits for one (see _king_waiting); left to right."""
         cols, down = self.cols, self.down
-        lone = [a for a, col in enumerate(cols)
-                if len(col) == 1 and not down[a] and RANK[col[0]] != KING and col[0] in places]
+        lone = [
+            a
+            for a, col in enumerate(cols)
+            if len(col) == 1 and not down[a] and RANK[col[0]] != KING and col[0] in places
+        ]
         if lone and self._king_waiting():
             for a in lone:
                 for b in places[cols[a][0]]:
                     yield COL_COL, a, b, 1
 
-    def _take_backs(self, places: dict, useful: list[int]):
+    def _take_backs(self, places: dict[int, list[int]], useful: list[int]) -> Iterator[Move]:
         """The top card of a foundation onto each column that takes it, when a chain of pool cards
         built on it makes a place for a wanted card (see _useful); foundation by foundation,
         only the first of two equal ones of a suit; none when take-backs are off."""
@@ -583,13 +640,16 @@ class _Search:
                 places[c] = [empty]
         return places
 
-    def _wanted(self, needed: set) -> set[int]:
+    def _wanted(self, needed: set[int]) -> set[int]:
         """The top cards whose move is progress: those over face-down cards or over a card
         that the foundations take next."""
-        return {col[-1] for d, col in zip(self.down, self.cols)
-                if col and (d or not needed.isdisjoint(col[:-1]))}
+        return {
+            col[-1]
+            for d, col in zip(self.down, self.cols, strict=True)
+            if col and (d or not needed.isdisjoint(col[:-1]))
+        }
 
-    def _useful(self, wanted: set) -> list[int]:
+    def _useful(self, wanted: set[int]) -> list[int]:
         """useful[h]: the fewest cards, h first then pool cards each built on the one before,
         to play so that a wanted card can be built on the last; INF when none. It is 1 for the
         cards a wanted card builds on; else, lower ranks first, one more than the best of the
@@ -610,7 +670,7 @@ class _Search:
                 useful[h] = best + 1
         return useful
 
-    def _is_run(self, col, d) -> bool:
+    def _is_run(self, col: list[int], d: int) -> bool:
         """The face-up cards of ``col`` (``d`` face-down) are built one on the other."""
         return all(col[i + 1] in STACKS_ON[col[i]] for i in range(d, len(col) - 1))
 
@@ -618,9 +678,9 @@ class _Search:
         """A King wants an empty column: one in the pool, or one leading a pile on face-down cards."""
         if any(self.pool[s * 13 + 12] for s in range(4)):
             return True
-        return any(d and RANK[col[d]] == KING for d, col in zip(self.down, self.cols) if col)
+        return any(d and RANK[col[d]] == KING for d, col in zip(self.down, self.cols, strict=True) if col)
 
-    def _has_use(self, c: int, tops: set, cost: list[int]) -> bool:
+    def _has_use(self, c: int, tops: set[int], cost: list[int]) -> bool:
         """Once uncovered, ``c`` can go somewhere: onto a column top, onto a place that a chain
         of pool cards can build, or to a foundation once the lower cards of its suit (in the
         pool or on top of columns) have gone up."""
@@ -634,17 +694,19 @@ class _Search:
                 return False
         return True
 
-    def best_first(self, node_limit: int, deadline: float | None):
+    def best_first(self, node_limit: int, deadline: float | None) -> tuple[list[Move] | None, str]:
         """Returns (abstract moves from the start, reason); None when no win was found.
 
         A node is one move tried; positions are stored encoded, with their parent's key and
         the moves from it, so that the line is rebuilt when the game is won."""
-        path: list = []
+        path: list[Record] = []
         self.auto_moves(path)
         if self.left == 0:
             return [record[0] for record in path], "won"
         root = self.key()
-        parents = {root: (None, tuple(record[0] for record in path))}
+        parents: dict[bytes, tuple[bytes | None, tuple[Move, ...]]] = {
+            root: (None, tuple(record[0] for record in path))
+        }
         heap = [(self.heuristic(), 0, root, self.encode())]
         counter = 0
         while heap:
@@ -670,7 +732,9 @@ class _Search:
         return None, "exhausted"
 
     @staticmethod
-    def _line(parents: dict, key: bytes, path: list) -> list:
+    def _line(
+        parents: dict[bytes, tuple[bytes | None, tuple[Move, ...]]], key: bytes | None, path: list[Record]
+    ) -> list[Move]:
         """The moves from the start: those that led to position ``key``, then ``path``'s."""
         line = [record[0] for record in path]
         while key is not None:

@@ -4,6 +4,8 @@ import os
 import stat
 import sys
 import zlib
+from argparse import ArgumentParser
+from typing import IO, Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -21,11 +23,11 @@ class Command(BaseCommand):
         "replayed against its recorded result; counts, each mismatch, and exit status 1 on any."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", nargs="?", help="a JSON Lines file, or - for standard input")
         parser.add_argument("--archive", metavar="FILE", help="an archive file (.jsonl.gz) to verify")
 
-    def handle(self, *args, file=None, archive=None, **options):
+    def handle(self, *args: Any, file: str | None = None, archive: str | None = None, **options: Any) -> None:
         if archive is not None:
             return self._archive(archive)
         if file is None:
@@ -46,22 +48,20 @@ class Command(BaseCommand):
         if bar:
             bar.finish()
 
-
     def _archive(self, path: str) -> None:
         try:
-            with (gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")) as source:
+            with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as source:
                 report = check_archive(source)
         except (OSError, EOFError, zlib.error) as exc:
             raise CommandError(f"cannot read {path}: {exc}") from None
         for number, submission, fields in report.mismatches:
             self.stdout.write(f"mismatch at line {number} (submission {submission}): {', '.join(fields)}")
-        self.stdout.write(f"{report.lines} lines, {report.games} games replayed, "
-                          f"{len(report.mismatches)} mismatches")
+        self.stdout.write(f"{report.lines} lines, {report.games} games replayed, {len(report.mismatches)} mismatches")
         if not report.ok:
             raise CommandError(f"{path}: {len(report.mismatches)} games differ from their recorded result")
 
 
-def _size_if_regular(source) -> int:
+def _size_if_regular(source: IO[bytes]) -> int:
     try:
         info = os.fstat(source.fileno())
     except (OSError, ValueError):
@@ -83,7 +83,7 @@ class _Progress:
 
     WIDTH = 40
 
-    def __init__(self, total: int):
+    def __init__(self, total: int) -> None:
         self.total, self.done, self.shown = total, 0, -1
 
     def advance(self, n: int) -> None:

@@ -1,14 +1,13 @@
 """Section 5: every rule, with the moves it allows and the moves it refuses.
 
-Positions are built by hand (see conftest.make_game); expected tables are written out.
+Positions are built by hand (see helpers.make_game); expected tables are written out.
 """
 
 import pytest
 
 from games import ACTIONS, Game
 from games.replay import replay_onto
-
-from .conftest import make_game, play, refused
+from tests.games.helpers import make_game, play, refused
 
 KING_RUN = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D AS".split()
 RANK_OF = {r: i + 1 for i, r in enumerate("A23456789TJQK")}
@@ -22,13 +21,30 @@ def snap(game, *fields):
 # -- column building -------------------------------------------------------------------
 
 COLUMN_BUILDING = [
-    ("7H", "8S", True), ("7H", "8C", True), ("7D", "8S", True), ("7D", "8C", True),
-    ("7S", "8H", True), ("7C", "8D", True), ("AS", "2H", True), ("AD", "2C", True),
-    ("QS", "KH", True), ("QH", "KC", True),
-    ("7H", "8H", False), ("7H", "8D", False), ("7S", "8S", False), ("7S", "8C", False),
-    ("7C", "8S", False), ("7D", "8H", False),
-    ("7H", "9S", False), ("7H", "7S", False), ("7H", "6S", False), ("8S", "7H", False),
-    ("KH", "AS", False), ("AS", "KH", False), ("QS", "KS", False), ("2H", "AS", False),
+    ("7H", "8S", True),
+    ("7H", "8C", True),
+    ("7D", "8S", True),
+    ("7D", "8C", True),
+    ("7S", "8H", True),
+    ("7C", "8D", True),
+    ("AS", "2H", True),
+    ("AD", "2C", True),
+    ("QS", "KH", True),
+    ("QH", "KC", True),
+    ("7H", "8H", False),
+    ("7H", "8D", False),
+    ("7S", "8S", False),
+    ("7S", "8C", False),
+    ("7C", "8S", False),
+    ("7D", "8H", False),
+    ("7H", "9S", False),
+    ("7H", "7S", False),
+    ("7H", "6S", False),
+    ("8S", "7H", False),
+    ("KH", "AS", False),
+    ("AS", "KH", False),
+    ("QS", "KS", False),
+    ("2H", "AS", False),
 ]
 
 
@@ -47,7 +63,7 @@ def test_column_building(moving, target, ok, source):
         game, text = make_game([moving, target]), "1>2"
     else:
         found = _foundation_holding(moving)
-        (f, _), = found.items()
+        ((f, _),) = found.items()
         game, text = make_game(["", target], foundations=found), f"f{f}>2"
     if ok:
         play(game, text)
@@ -72,12 +88,12 @@ def test_a_black_six_has_four_homes():
 
 def test_only_the_top_card_moves_between_columns():
     game = make_game(["9D 8S 7H", "9H", "8C"])
-    reason = refused(game, "1>2:2")    # 8S-7H would fit on 9H as a run: refused
+    reason = refused(game, "1>2:2")  # 8S-7H would fit on 9H as a run: refused
     assert "run cannot move as a whole" in reason
-    refused(game, "1>2")               # 7H alone does not fit on 9H
-    play(game, "1>3")                  # 7H onto 8C: only the top card moves
+    refused(game, "1>2")  # 7H alone does not fit on 9H
+    play(game, "1>3")  # 7H onto 8C: only the top card moves
     assert snap(game, "columns")[:3] == [["9D", "8S"], ["9H"], ["8C", "7H"]]
-    play(game, "1>2")                  # then 8S onto 9H
+    play(game, "1>2")  # then 8S onto 9H
     assert snap(game, "columns")[:3] == [["9D"], ["9H", "8S"], ["8C", "7H"]]
 
 
@@ -98,7 +114,7 @@ def test_empty_column_refuses_anything_but_a_king(name):
     from_column = make_game(["3C", "", name])
     assert "only a King" in refused(from_column, "3>2")
     found = _foundation_holding(name)
-    (f, _), = found.items()
+    ((f, _),) = found.items()
     from_foundation = make_game(["3C"], foundations=found)
     assert "only a King" in refused(from_foundation, f"f{f}>2")
 
@@ -112,7 +128,7 @@ def test_empty_column_takes_a_king(king):
     play(game, "1>9")
     assert snap(game, "columns", "down") == ([["5C"]] + [[]] * 7 + [[king]], [0] * 9)
     found = _foundation_holding(king)
-    (f, _), = found.items()
+    ((f, _),) = found.items()
     game = make_game(foundations=found)
     play(game, f"f{f}>1")
     assert snap(game, "columns")[0] == [king]
@@ -126,16 +142,16 @@ def test_king_led_run_moves_whole_onto_an_empty_column(k):
     columns, down, score = snap(game, "columns", "down", "score")
     assert columns[1] == run
     assert columns[0] == ["4D", "9C"]
-    assert down[0] == 1 and score == 5     # 9C turned up as part of the move
+    assert down[0] == 1 and score == 5  # 9C turned up as part of the move
 
 
 @pytest.mark.parametrize("k", range(2, 13))
 def test_king_led_run_must_be_all_face_up(k):
     run = KING_RUN[:k]
-    game = make_game([["4D"] + run], down=[2])   # the King itself is face down
+    game = make_game([["4D"] + run], down=[2])  # the King itself is face down
     assert "face-up" in refused(game, f"1>2:{k}")
     game = make_game([["4D"] + run], down=[1])
-    assert "face-up" in refused(game, f"1>2:{k + 1}")   # one card too many
+    assert "face-up" in refused(game, f"1>2:{k + 1}")  # one card too many
 
 
 def test_a_whole_column_that_is_a_king_run_may_move_to_another_empty_column():
@@ -145,17 +161,20 @@ def test_a_whole_column_that_is_a_king_run_may_move_to_another_empty_column():
     assert snap(game, "score") == 0
 
 
-@pytest.mark.parametrize("column, k, word", [
-    ("KS QH JC", 2, "not a King"),          # QH-JC is alternating but not King-led
-    ("QH JC TD", 3, "not a King"),
-    ("KS QC", 2, "not a run"),              # same colour
-    ("KS QS JH", 3, "not a run"),
-    ("KS JH", 2, "not a run"),              # skips a rank
-    ("KS KH", 2, "not a run"),
-    ("KS QH JC TC", 4, "not a run"),        # breaks at the top
-    ("KS QH JC TD", 5, "face-up"),          # more cards than the column has
-    ("KS", 2, "face-up"),
-])
+@pytest.mark.parametrize(
+    "column, k, word",
+    [
+        ("KS QH JC", 2, "not a King"),  # QH-JC is alternating but not King-led
+        ("QH JC TD", 3, "not a King"),
+        ("KS QC", 2, "not a run"),  # same colour
+        ("KS QS JH", 3, "not a run"),
+        ("KS JH", 2, "not a run"),  # skips a rank
+        ("KS KH", 2, "not a run"),
+        ("KS QH JC TC", 4, "not a run"),  # breaks at the top
+        ("KS QH JC TD", 5, "face-up"),  # more cards than the column has
+        ("KS", 2, "face-up"),
+    ],
+)
 def test_runs_that_may_not_move(column, k, word):
     game = make_game([column])
     assert word in refused(game, f"1>2:{k}")
@@ -166,11 +185,14 @@ def test_run_from_an_empty_column_refused():
     assert "empty" in refused(game, "1>3:2")
 
 
-@pytest.mark.parametrize("position, text", [
-    (dict(columns=["5C KH", ""], down=[1]), "1>2"),           # King onto an empty column
-    (dict(columns=["5C 7H", "8S"], down=[1]), "1>2"),         # card onto a card
-    (dict(columns=["KS", "", "KD"]), "1>2"),                 # a lone King
-])
+@pytest.mark.parametrize(
+    "position, text",
+    [
+        (dict(columns=["5C KH", ""], down=[1]), "1>2"),  # King onto an empty column
+        (dict(columns=["5C 7H", "8S"], down=[1]), "1>2"),  # card onto a card
+        (dict(columns=["KS", "", "KD"]), "1>2"),  # a lone King
+    ],
+)
 def test_n_to_m_colon_1_equals_n_to_m(position, text):
     a, b = make_game(**position), make_game(**position)
     play(a, text)
@@ -190,11 +212,11 @@ def test_n_to_m_colon_1_refused_like_n_to_m():
 
 def test_waste_top_only_plays_in_order():
     game = make_game(["3C", "KS"], waste=["AS", "2H", "QH"])
-    refused(game, "w>f")                  # QH on top: no foundation takes it
-    refused(game, "w>1")                  # QH onto 3C: no
-    play(game, "w>2")                     # QH onto KS
-    play(game, "w>1")                     # now 2H is on top: onto 3C
-    play(game, "w>f")                     # now AS: to foundation 1
+    refused(game, "w>f")  # QH on top: no foundation takes it
+    refused(game, "w>1")  # QH onto 3C: no
+    play(game, "w>2")  # QH onto KS
+    play(game, "w>1")  # now 2H is on top: onto 3C
+    play(game, "w>f")  # now AS: to foundation 1
     assert snap(game, "columns")[:2] == [["3C", "2H"], ["KS", "QH"]]
     assert snap(game, "waste") == []
     assert snap(game, "foundations")[0] == "AS"
@@ -209,9 +231,15 @@ def test_empty_waste_plays_nothing():
 # -- foundations -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ace, first, second", [
-    ("AS", 0, 1), ("AH", 2, 3), ("AD", 4, 5), ("AC", 6, 7),
-])
+@pytest.mark.parametrize(
+    "ace, first, second",
+    [
+        ("AS", 0, 1),
+        ("AH", 2, 3),
+        ("AD", 4, 5),
+        ("AC", 6, 7),
+    ],
+)
 def test_duplicate_aces_fill_their_suits_foundations_in_order(ace, first, second):
     game = make_game([ace], waste=[ace])
     play(game, "w>f")
@@ -241,14 +269,17 @@ def test_foundation_first_accepting_in_order():
     assert game.foundations[2:4] == [0, 2]
 
 
-@pytest.mark.parametrize("name, foundations", [
-    ("2S", {}),                           # no Ace yet
-    ("3S", {1: 1, 2: 1}),                 # needs a 2
-    ("2S", {3: 1, 4: 1}),                 # hearts do not take spades
-    ("AS", {1: 1, 2: 1}),                 # both spade foundations started
-    ("KH", {3: 11, 4: 13}),
-    ("5D", {1: 4, 2: 4, 3: 4, 4: 4, 7: 4, 8: 4}),
-])
+@pytest.mark.parametrize(
+    "name, foundations",
+    [
+        ("2S", {}),  # no Ace yet
+        ("3S", {1: 1, 2: 1}),  # needs a 2
+        ("2S", {3: 1, 4: 1}),  # hearts do not take spades
+        ("AS", {1: 1, 2: 1}),  # both spade foundations started
+        ("KH", {3: 11, 4: 13}),
+        ("5D", {1: 4, 2: 4, 3: 4, 4: 4, 7: 4, 8: 4}),
+    ],
+)
 def test_foundation_refuses(name, foundations):
     game = make_game([name], waste=[name], foundations=foundations)
     assert "No foundation takes" in refused(game, "w>f")
@@ -263,16 +294,24 @@ def test_column_to_foundation_from_an_empty_column_refused():
 # -- take back -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("target, ok", [
-    ("6S", True), ("6C", True), ("6H", False), ("6D", False), ("7C", False), ("4S", False),
-    ("", False),
-])
+@pytest.mark.parametrize(
+    "target, ok",
+    [
+        ("6S", True),
+        ("6C", True),
+        ("6H", False),
+        ("6D", False),
+        ("7C", False),
+        ("4S", False),
+        ("", False),
+    ],
+)
 def test_take_back_by_column_rules(target, ok):
     game = make_game([target], foundations={3: 5, 4: 5})
     if ok:
         play(game, "f4>1")
         assert snap(game, "columns")[0] == [target, "5H"]
-        assert game.foundations[2:4] == [5, 4]     # from foundation 4, as named
+        assert game.foundations[2:4] == [5, 4]  # from foundation 4, as named
         assert snap(game, "score") == 0 and game.take_backs == 1
     else:
         refused(game, "f4>1")
@@ -282,9 +321,9 @@ def test_take_back_a_king_to_an_empty_column_and_return_it():
     game = make_game(["5C"], foundations={7: 13, 8: 13})
     play(game, "f8>2")
     assert snap(game, "columns")[1] == ["KC"] and game.foundations[6:] == [13, 12]
-    play(game, "2>f")                         # returns to the first that accepts: 8
+    play(game, "2>f")  # returns to the first that accepts: 8
     assert game.foundations[6:] == [13, 13]
-    assert snap(game, "score") == 10          # +10 again; the take-back cost nothing
+    assert snap(game, "score") == 10  # +10 again; the take-back cost nothing
 
 
 def test_take_back_from_an_empty_foundation_refused():
@@ -322,11 +361,11 @@ def test_tap_on_empty_stock_turns_the_waste_over_same_order_unlimited_passes():
             play(game, "s")
         assert snap(game, "waste") == order and snap(game, "stock") == []
         assert snap(game, "waste")[-1] == "3C"
-        play(game, "s")                            # turn the waste over
+        play(game, "s")  # turn the waste over
         assert snap(game, "stock") == order and snap(game, "waste") == []
         assert game.stock_passes == passes
         play(game, "s")
-        assert snap(game, "waste") == ["3S"]       # drawn again in the same order
+        assert snap(game, "waste") == ["3S"]  # drawn again in the same order
         play(game, "u")
     assert snap(game, "score") == 0
     assert snap(game, "moves") == 3 * 61
@@ -348,12 +387,15 @@ def test_tap_with_stock_and_waste_both_empty_illegal():
 # -- flip ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("position, text", [
-    (dict(columns=["9D AS"], down=[1]), "1>f"),
-    (dict(columns=["9D 7H", "8C"], down=[1]), "1>2"),
-    (dict(columns=["9D KH", ""], down=[1]), "1>2"),
-    (dict(columns=["9D KH QS", ""], down=[1]), "1>2:2"),
-])
+@pytest.mark.parametrize(
+    "position, text",
+    [
+        (dict(columns=["9D AS"], down=[1]), "1>f"),
+        (dict(columns=["9D 7H", "8C"], down=[1]), "1>2"),
+        (dict(columns=["9D KH", ""], down=[1]), "1>2"),
+        (dict(columns=["9D KH QS", ""], down=[1]), "1>2:2"),
+    ],
+)
 def test_a_move_that_exposes_a_face_down_card_turns_it_up(position, text):
     game = make_game(**position)
     play(game, text)
@@ -365,9 +407,9 @@ def test_flip_only_the_card_left_on_top():
     # 4C and 9D face down, 8S and 7H face up.
     g = make_game(["4C 9D 8S 7H", "8C", "9H"], down=[2])
     play(g, "1>2")
-    assert snap(g, "down")[0] == 2                 # 8S is face up already: no flip
+    assert snap(g, "down")[0] == 2  # 8S is face up already: no flip
     play(g, "1>3")
-    assert snap(g, "down")[0] == 1                 # 9D turned up, 4C stays down
+    assert snap(g, "down")[0] == 1  # 9D turned up, 4C stays down
     assert snap(g, "score") == 5
 
 
@@ -399,7 +441,7 @@ def test_win_and_nothing_after_it(where, text):
     assert game.legal_actions() == []
     for action in ACTIONS:
         assert "won" in refused(game, action)
-    assert "won" in refused(game, "u")        # not even undo
+    assert "won" in refused(game, "u")  # not even undo
 
 
 def test_the_kings_go_to_the_first_accepting_foundation_at_the_end():
@@ -425,4 +467,4 @@ def test_the_win_itself_is_valid():
 def test_not_won_with_103_cards_on_foundations():
     game = make_game(["KC"], foundations=[13] * 7 + [12])
     assert game.on_foundations == 103 and not game.won
-    assert game.legal_actions()       # the game goes on
+    assert game.legal_actions()  # the game goes on

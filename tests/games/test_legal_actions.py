@@ -5,9 +5,8 @@ import random
 import pytest
 
 from games import ACTIONS, Game
-
-from .conftest import check_every_action, make_game, play
-from .reference import Reference, parse
+from tests.games.helpers import check_every_action, make_game, play
+from tests.games.reference import Reference, parse
 
 
 def test_legal_actions_of_deal_1():
@@ -22,8 +21,9 @@ def test_legal_actions_of_deal_5():
 
 def test_legal_actions_list_runs_take_backs_turn_over_and_undo():
     # Column 1: 4D face down under KH QS JD; column 2 empty; 5H on foundation 3.
-    game = make_game(["4D KH QS JD", "", "6C", "2S", "2S", "2C", "2C", "3S", "3S"],
-                     down=[1], waste=["7H"], foundations={3: 5})
+    game = make_game(
+        ["4D KH QS JD", "", "6C", "2S", "2S", "2C", "2C", "3S", "3S"], down=[1], waste=["7H"], foundations={3: 5}
+    )
     assert set(game.legal_actions()) == {"s", "f3>3", "1>2:3"}
     play(game, "1>2:3")
     # 4D turned up: the 3S of columns 8 and 9 now go onto it.
@@ -48,8 +48,14 @@ def choose(legal: list[str], roll: float, pick) -> str:
     take_backs = [a for a in legal if a.startswith("f")]
     runs = [a for a in legal if ":" in a]
     moves = [a for a in legal if a not in ("s", "u") and a not in to_foundation + take_backs]
-    for limit, group in ((0.08, ["u"] if "u" in legal else []), (0.45, to_foundation),
-                         (0.5, take_backs), (0.6, runs), (0.85, moves), (1.0, ["s"] if "s" in legal else [])):
+    for limit, group in (
+        (0.08, ["u"] if "u" in legal else []),
+        (0.45, to_foundation),
+        (0.5, take_backs),
+        (0.6, runs),
+        (0.85, moves),
+        (1.0, ["s"] if "s" in legal else []),
+    ):
         if roll < limit and group:
             return pick(group)
     return pick(legal)
@@ -87,7 +93,7 @@ def test_every_action_at_random_positions(seed):
 def test_tap_goes_to_a_foundation_first():
     game = make_game(["2S", "2C", "", "3C AS"], waste=["AH"])
     assert game.tap_destination("w", double=False) == "w>f"
-    assert game.tap_destination("w", double=True) == "w>f"   # not onto 2S or 2C
+    assert game.tap_destination("w", double=True) == "w>f"  # not onto 2S or 2C
     assert game.tap_destination("4") == "4>f"
     assert game.tap_destination("4", double=False) == "4>f"
 
@@ -151,8 +157,7 @@ def _expected_tap(ref: Reference, source: str, double: bool):
     if not double:
         return None
     others = [n for n in range(1, 10) if str(n) != source]
-    built = sorted((n for n in others if ref.columns[n - 1]),
-                   key=lambda n: (-len(ref.columns[n - 1]), n))
+    built = sorted((n for n in others if ref.columns[n - 1]), key=lambda n: (-len(ref.columns[n - 1]), n))
     for n in built:
         if ref.legal(f"{source}>{n}"):
             return f"{source}>{n}"

@@ -13,7 +13,7 @@ import pytest
 
 from games import parse_code, replay
 
-CORPUS = Path(__file__).resolve().parent / "data" / "won_games.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 GAMES = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -35,9 +35,7 @@ def test_corpus_covers_what_the_other_tests_rely_on():
     assert len(set(numbers)) == len(numbers), "one game per deal"
     assert {1, 5} <= set(numbers)
     assert sum(game["deal"].startswith("EH1-D-") for game in GAMES) >= 3
-    waste_to_column = [
-        sum(text.startswith("w>") and text != "w>f" for text in game["actions"]) for game in GAMES
-    ]
+    waste_to_column = [sum(text.startswith("w>") and text != "w>f" for text in game["actions"]) for game in GAMES]
     assert sum(count > 0 for count in waste_to_column) >= 3, "some games move cards from the waste to columns"
     for game in GAMES:
         assert list(game) == ["deal", "actions", "won", "score", "moves", "foundation"]

@@ -1,6 +1,7 @@
 """Shared helpers of the engine suite: positions built by hand, clones, card counting.
 
-Test modules import these with ``from .conftest import ...`` (tests/engine is a package).
+Test modules import these with ``from tests.games.helpers import ...``: tests/games has no
+``__init__.py`` (a package named ``games`` there would stand in for the engine's own).
 Nothing here reads ../shared: the rules' check values are copied into the tests.
 
 Positions are written with card names; columns bottom to top, the stock in the order
@@ -36,8 +37,7 @@ def examples(n: int, shrink: bool = True) -> settings:
     would take minutes to shrink (the failing draws are printed in full anyway)."""
     if shrink:
         return settings(PROPERTY, max_examples=n)
-    return settings(PROPERTY, max_examples=n,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate])
+    return settings(PROPERTY, max_examples=n, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 # -- building positions ----------------------------------------------------------------
@@ -52,8 +52,9 @@ def cards(text) -> list[int]:
     return [card(name) for name in names]
 
 
-def make_game(columns=(), down=None, stock=(), waste=(), foundations=None, *,
-              number: int = 1, history_limit: int | None = 100) -> Game:
+def make_game(
+    columns=(), down=None, stock=(), waste=(), foundations=None, *, number: int = 1, history_limit: int | None = 100
+) -> Game:
     """A Game in an arbitrary position.
 
     ``columns``: up to 9 entries (missing ones are empty), each a string or list of names,
@@ -66,7 +67,7 @@ def make_game(columns=(), down=None, stock=(), waste=(), foundations=None, *,
     assert len(cols) == 9
     game.columns = cols
     down = [0] * 9 if down is None else list(down) + [0] * (9 - len(down))
-    for col, d in zip(cols, down):
+    for col, d in zip(cols, down, strict=True):
         assert 0 <= d <= max(len(col) - 1, 0), "a non-empty column has its top card face up"
     game.down = down
     game.stock = list(reversed(cards(stock)))
@@ -153,7 +154,7 @@ def check_every_action(game: Game, ref=None) -> list[str]:
     legal = set(listed)
     before = game.snapshot()
     for text, action in ACTIONS.items():
-        alias = text.endswith(":1") and text[-3] != ":"   # N>M:1 means N>M
+        alias = text.endswith(":1") and text[-3] != ":"  # N>M:1 means N>M
         expected = (text[:-2] in legal) if alias else (text in legal)
         if alias:
             assert text not in legal, "N>M:1 is listed as N>M"

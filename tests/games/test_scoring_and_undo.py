@@ -2,9 +2,8 @@
 
 import pytest
 
-from games import Game, HISTORY_LIMIT
-
-from .conftest import make_game, play, refused
+from games import HISTORY_LIMIT, Game
+from tests.games.helpers import make_game, play, refused
 
 # One case per scoring row (and the zero rows): position, action, points, the counters
 # that must change.
@@ -20,8 +19,12 @@ SCORING = [
     pytest.param(dict(columns=["9D 8S 7H", "8C"], down=[1]), "1>2", 0, id="column to column, top already up"),
     pytest.param(dict(columns=["KH QS"]), "1>2:2", 0, id="King run"),
     pytest.param(dict(columns=["6S"], foundations={3: 5}), "f3>1", 0, id="take back"),
-    pytest.param(dict(columns=["", "9D 6S"], down=[0, 1], foundations={3: 5}), "f3>2", 0,
-                 id="take back onto a column with face-down cards"),
+    pytest.param(
+        dict(columns=["", "9D 6S"], down=[0, 1], foundations={3: 5}),
+        "f3>2",
+        0,
+        id="take back onto a column with face-down cards",
+    ),
     pytest.param(dict(waste=["9H", "3C"]), "s", 0, id="waste turned over"),
     pytest.param(dict(stock=["9H", "3C"]), "s", 0, id="draw"),
 ]
@@ -30,7 +33,7 @@ SCORING = [
 @pytest.mark.parametrize("position, text, points", SCORING)
 def test_scoring_row(position, text, points):
     game = make_game(**position)
-    game.score = 40                    # points add to whatever stands
+    game.score = 40  # points add to whatever stands
     play(game, text)
     assert game.snapshot()["score"] == 40 + points
     assert game.snapshot()["moves"] == 1
@@ -54,13 +57,13 @@ def test_score_starts_at_zero():
 
 def test_a_real_opening_scores_by_the_rows():
     game = Game.new(1)
-    play(game, "1>f")        # AS to foundation 1, column 1 empties: +10
+    play(game, "1>f")  # AS to foundation 1, column 1 empties: +10
     assert game.snapshot()["score"] == 10
-    play(game, "9>f")        # AH to foundation 3, 4H turns up: +10 +5
+    play(game, "9>f")  # AH to foundation 3, 4H turns up: +10 +5
     assert game.snapshot()["score"] == 25
-    play(game, "7>3")        # 9S onto TH, a face-down card turns up: +5
+    play(game, "7>3")  # 9S onto TH, a face-down card turns up: +5
     assert game.snapshot()["score"] == 30
-    play(game, "s")          # 3S drawn
+    play(game, "s")  # 3S drawn
     play(game, "u", "u")
     assert game.snapshot()["score"] == 25
     assert game.snapshot()["moves"] == 4
@@ -77,8 +80,8 @@ def test_take_back_and_return_forever():
 
 def test_waste_to_column_then_column_to_foundation():
     game = make_game(["2C"], waste=["AH"])
-    play(game, "w>1")        # +5
-    play(game, "1>f")        # +10: a card earns at each landing
+    play(game, "w>1")  # +5
+    play(game, "1>f")  # +10: a card earns at each landing
     assert game.snapshot()["score"] == 15
     assert game.waste_to_column == 1
 
@@ -119,7 +122,7 @@ def test_undo_on_a_new_game_is_illegal():
 def test_undo_goes_back_exactly_100_actions():
     game = Game.new(1)
     snapshots = [game.snapshot()]
-    for _ in range(101):               # 59 draws, a turn-over, 41 draws
+    for _ in range(101):  # 59 draws, a turn-over, 41 draws
         play(game, "s")
         snapshots.append(game.snapshot())
     assert game.snapshot()["undo_depth"] == 100
@@ -127,11 +130,11 @@ def test_undo_goes_back_exactly_100_actions():
         play(game, "u")
         expected = dict(snapshots[100 - depth], moves=101, undo_depth=99 - depth)
         assert game.snapshot() == expected
-    reason = refused(game, "u")       # the 101st consecutive undo
+    reason = refused(game, "u")  # the 101st consecutive undo
     assert "100" in reason
-    assert game.snapshot()["waste"] == ["3S"]          # the first tap still stands
+    assert game.snapshot()["waste"] == ["3S"]  # the first tap still stands
     assert game.snapshot()["moves"] == 101
-    play(game, "s")                                     # new actions can be undone again
+    play(game, "s")  # new actions can be undone again
     play(game, "u")
     refused(game, "u")
 
@@ -178,12 +181,14 @@ def _undo_restores(position, texts, check=None):
 def test_undo_of_a_flip():
     def check(game):
         assert game.snapshot()["down"][0] == 1 and game.snapshot()["score"] == 15
+
     _undo_restores(dict(columns=["4D 9D AS"], down=[2]), ["1>f"], check)
 
 
 def test_undo_of_a_turn_over():
     def check(game):
         assert game.snapshot()["stock"] == ["9H", "3C", "QS"] and game.stock_passes == 1
+
     _undo_restores(dict(waste=["9H", "3C", "QS"]), ["s"], check)
 
 
@@ -194,6 +199,7 @@ def test_undo_of_a_turn_over_then_draws():
 def test_undo_of_a_take_back():
     def check(game):
         assert game.take_backs == 1 and game.foundations[2:4] == [5, 4]
+
     _undo_restores(dict(columns=["6S"], foundations={3: 5, 4: 5}), ["f4>1"], check)
 
 
@@ -201,12 +207,14 @@ def test_undo_of_a_king_run():
     def check(game):
         snap = game.snapshot()
         assert snap["columns"][:2] == [["4D"], ["KH", "QS", "JD"]] and snap["down"][0] == 0
+
     _undo_restores(dict(columns=["4D KH QS JD"], down=[1]), ["1>2:3"], check)
 
 
 def test_undo_of_waste_to_column():
     def check(game):
         assert game.waste_to_column == 1 and game.snapshot()["score"] == 5
+
     _undo_restores(dict(columns=["8C"], waste=["2D", "7H"]), ["w>1"], check)
 
 
@@ -219,8 +227,9 @@ def test_undo_of_column_to_column_with_flip():
 
 
 def test_undo_of_a_long_mixed_sequence():
-    position = dict(columns=["5C KH", "", "9D 8S", "QC"], down=[1, 0, 1],
-                    stock=["JH", "AD", "9C"], waste=["7H"], foundations={3: 4})
+    position = dict(
+        columns=["5C KH", "", "9D 8S", "QC"], down=[1, 0, 1], stock=["JH", "AD", "9C"], waste=["7H"], foundations={3: 4}
+    )
     texts = ["1>2", "4>2", "w>3", "s", "w>2", "s", "w>f", "f3>1", "1>f", "s"]
 
     def check(game):
@@ -229,6 +238,7 @@ def test_undo_of_a_long_mixed_sequence():
         assert snap["waste"] == ["9C"] and snap["stock"] == []
         assert snap["score"] == 5 + 5 + 5 + 10 + 10
         assert game.foundations[2] == 4 and game.foundations[4] == 1
+
     _undo_restores(position, texts, check)
 
 

@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 
 from games import ACTIONS, Game, compact, replay
 from games.compact import CODES, CompactError, decode_log, decode_times, encode_log, encode_times
-
-from .conftest import examples
-from .test_legal_actions import choose
+from tests.games.helpers import examples
+from tests.games.test_legal_actions import choose
 
 WON_GAMES = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 
 
 # -- the code table ------------------------------------------------------------------------
+
 
 def test_every_action_of_the_notation_has_one_code():
     assert len(CODES) == len(set(CODES)) == len(ACTIONS) == 1101
@@ -37,10 +37,23 @@ def test_every_action_encodes_and_decodes(text):
 
 #: Frozen: stored logs depend on these bytes. A failure here means the table was reordered.
 FIXED = [
-    (["s"], "0100"), (["u"], "0101"), (["w>f"], "0102"), (["w>1"], "0103"), (["w>9"], "010b"),
-    (["1>f"], "010c"), (["9>f"], "0114"), (["1>2"], "0115"), (["1>9"], "011c"), (["2>1"], "011d"),
-    (["9>8"], "015c"), (["1>2:1"], "015d"), (["1>2:13"], "0169"), (["2>1:5"], "01c901"),
-    (["9>8:13"], "018408"), (["f1>1"], "018508"), (["f8>9"], "01cc08"),
+    (["s"], "0100"),
+    (["u"], "0101"),
+    (["w>f"], "0102"),
+    (["w>1"], "0103"),
+    (["w>9"], "010b"),
+    (["1>f"], "010c"),
+    (["9>f"], "0114"),
+    (["1>2"], "0115"),
+    (["1>9"], "011c"),
+    (["2>1"], "011d"),
+    (["9>8"], "015c"),
+    (["1>2:1"], "015d"),
+    (["1>2:13"], "0169"),
+    (["2>1:5"], "01c901"),
+    (["9>8:13"], "018408"),
+    (["f1>1"], "018508"),
+    (["f8>9"], "01cc08"),
     (["s", "w>3", "3>f", "u", "5>4:2", "f2>7"], "0100050e01a5049408"),
 ]
 
@@ -72,6 +85,7 @@ def test_single_card_actions_take_one_byte_and_the_rest_two():
 
 
 # -- round trips ---------------------------------------------------------------------------
+
 
 def _random_play(number: int, steps: int, seed: int) -> list[str]:
     """A legal log of up to ``steps`` actions from deal ``number`` (undos and take-backs included)."""
@@ -145,26 +159,33 @@ def test_equal_logs_are_equal_bytes():
 
 # -- what cannot be encoded ----------------------------------------------------------------
 
-@pytest.mark.parametrize(("log", "message"), [
-    (["s", "w>0"], "action 1 has no code: 'w>0'"),
-    (["s", 7], "action 1 has no code: 7"),
-    (["s", ["u"]], "action 1 has no code: ['u']"),
-    ("su", "a log is a list of action texts, not str"),
-    (None, "not NoneType"),
-])
+
+@pytest.mark.parametrize(
+    ("log", "message"),
+    [
+        (["s", "w>0"], "action 1 has no code: 'w>0'"),
+        (["s", 7], "action 1 has no code: 7"),
+        (["s", ["u"]], "action 1 has no code: ['u']"),
+        ("su", "a log is a list of action texts, not str"),
+        (None, "not NoneType"),
+    ],
+)
 def test_a_log_outside_the_notation_is_refused(log, message):
     with pytest.raises(CompactError, match=message.replace("[", r"\[").replace("]", r"\]")):
         encode_log(log)
 
 
-@pytest.mark.parametrize(("times", "message"), [
-    ([0, 5, 3], r"time 2 \(3\) is earlier than the one before \(5\)"),
-    ([-1], r"time 0 \(-1\) is negative"),
-    ([1, True], "time 1 is not a whole number of milliseconds: True"),
-    ([1, 2.0], "time 1 is not a whole number"),
-    ([2**63], "beyond"),
-    ({"0": 1}, "not dict"),
-])
+@pytest.mark.parametrize(
+    ("times", "message"),
+    [
+        ([0, 5, 3], r"time 2 \(3\) is earlier than the one before \(5\)"),
+        ([-1], r"time 0 \(-1\) is negative"),
+        ([1, True], "time 1 is not a whole number of milliseconds: True"),
+        ([1, 2.0], "time 1 is not a whole number"),
+        ([2**63], "beyond"),
+        ({"0": 1}, "not dict"),
+    ],
+)
 def test_times_that_cannot_be_written_are_refused(times, message):
     with pytest.raises(CompactError, match=message):
         encode_times(times)
@@ -172,26 +193,33 @@ def test_times_that_cannot_be_written_are_refused(times, message):
 
 # -- garbage -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("decode", [decode_log, decode_times])
-@pytest.mark.parametrize(("data", "message"), [
-    (b"", "empty, not even a version byte"),
-    (b"\x02\x00", "version 2, but this decoder reads version 1"),
-    (b"\x00", "version 0"),
-    (b"\x01\x00\x80", "truncated varint at byte 2"),
-    (b"\x01\x05\x85\x80", "truncated varint at byte 2"),
-    (b"\x01\x80\x00", "varint at byte 1 ends in a needless zero byte"),
-    (b"\x01\x00" + b"\xff" * 9 + b"\x01", "varint at byte 2 is longer than 9 bytes"),
-    ("01", "are bytes, not str"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty, not even a version byte"),
+        (b"\x02\x00", "version 2, but this decoder reads version 1"),
+        (b"\x00", "version 0"),
+        (b"\x01\x00\x80", "truncated varint at byte 2"),
+        (b"\x01\x05\x85\x80", "truncated varint at byte 2"),
+        (b"\x01\x80\x00", "varint at byte 1 ends in a needless zero byte"),
+        (b"\x01\x00" + b"\xff" * 9 + b"\x01", "varint at byte 2 is longer than 9 bytes"),
+        ("01", "are bytes, not str"),
+    ],
+)
 def test_garbage_is_refused(decode, data, message):
     with pytest.raises(CompactError, match=message):
         decode(data)
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b"\x01\xcd\x08", r"unknown action code 1101 \(action 0, byte 1\): codes end at 1100"),
-    (b"\x01\x00\x00\xd0\x0f", r"unknown action code 2000 \(action 2, byte 3\)"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x01\xcd\x08", r"unknown action code 1101 \(action 0, byte 1\): codes end at 1100"),
+        (b"\x01\x00\x00\xd0\x0f", r"unknown action code 2000 \(action 2, byte 3\)"),
+    ],
+)
 def test_an_unknown_action_code_is_refused(data, message):
     with pytest.raises(CompactError, match=message):
         decode_log(data)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "DATABASE_URL": "", "REDIS_URL": ""}
 
 
@@ -25,8 +25,9 @@ def big_file(tmp_path_factory) -> Path:
 def run_with_terminal_stderr(args: list[str], stdout) -> str:
     """Run with standard error on a pseudo-terminal; return what the terminal showed."""
     controller, terminal = pty.openpty()
-    process = subprocess.Popen([sys.executable, "manage.py", "replay", *args], cwd=ROOT, env=ENV,
-                               stdout=stdout, stderr=terminal)
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "replay", *args], cwd=ROOT, env=ENV, stdout=stdout, stderr=terminal
+    )
     os.close(terminal)
     shown = b""
     while True:
@@ -48,7 +49,12 @@ def test_a_large_file_to_a_file_shows_a_bar_on_the_terminal(big_file, tmp_path):
     assert "100%" in shown and "[####" in shown
     answers = (tmp_path / "out.jsonl").read_text().splitlines()
     assert len(answers) == 4000 and json.loads(answers[0]) == {
-        "ok": True, "won": False, "score": 5, "moves": 61, "foundation": 0}  # 8>7 turns a card up
+        "ok": True,
+        "won": False,
+        "score": 5,
+        "moves": 61,
+        "foundation": 0,
+    }  # 8>7 turns a card up
 
 
 def test_no_bar_when_the_output_is_piped(big_file):

@@ -15,13 +15,22 @@ OPENING = ["1>f", "9>f", "7>3", "s", "u", "s"]
 def test_replay_result_fields_of_a_valid_log():
     result = replay(CODE1, OPENING)
     assert result == ReplayResult(
-        ok=True, won=False, score=30, moves=5, foundation=2, undos=1, take_backs=0,
-        stock_passes=0, waste_to_column=0, index=None, error="",
+        ok=True,
+        won=False,
+        score=30,
+        moves=5,
+        foundation=2,
+        undos=1,
+        take_backs=0,
+        stock_passes=0,
+        waste_to_column=0,
+        index=None,
+        error="",
     )
 
 
 def test_replay_counts_passes():
-    log = ["1>f"] + ["s"] * 59 + ["s", "s"]      # a whole pass, the turn-over, a draw
+    log = ["1>f"] + ["s"] * 59 + ["s", "s"]  # a whole pass, the turn-over, a draw
     result = replay(CODE1, log)
     assert result.ok and result.stock_passes == 1 and result.moves == 62
     assert result.score == 10 and result.foundation == 1
@@ -29,15 +38,27 @@ def test_replay_counts_passes():
 
 def test_replay_counts_take_backs_and_waste_to_column():
     # Deal 5: tops KC AD 7C TC 2S 6S 2D AS AD, stock KH 7S 4C QD 4D.
-    log = ["9>f",            # AD to foundation 5, 5D turns up: +15
-           "2>f",            # AD to foundation 6, a card turns up: +15
-           "f6>5",           # AD back onto 2S: 0
-           "s", "s", "s", "s",
-           "w>1"]            # QD onto KC: +5
+    log = [
+        "9>f",  # AD to foundation 5, 5D turns up: +15
+        "2>f",  # AD to foundation 6, a card turns up: +15
+        "f6>5",  # AD back onto 2S: 0
+        "s",
+        "s",
+        "s",
+        "s",
+        "w>1",
+    ]  # QD onto KC: +5
     result = replay("EH1-N-AAAAAAF", log)
     assert result == ReplayResult(
-        ok=True, won=False, score=35, moves=8, foundation=1, undos=0, take_backs=1,
-        stock_passes=0, waste_to_column=1,
+        ok=True,
+        won=False,
+        score=35,
+        moves=8,
+        foundation=1,
+        undos=0,
+        take_backs=1,
+        stock_passes=0,
+        waste_to_column=1,
     )
     undone = replay("EH1-N-AAAAAAF", log + ["u", "u"])
     assert (undone.score, undone.moves, undone.undos) == (30, 8, 2)
@@ -68,15 +89,18 @@ def test_to_wire_of_an_invalid_log():
     assert json.loads(json.dumps(wire)) == wire
 
 
-@pytest.mark.parametrize("log, index", [
-    (["2>f"], 0),                         # 3C: no foundation
-    (["u"], 0),                           # nothing to undo
-    (["w>f"], 0),                         # empty waste
-    (["1>f", "1>f"], 1),                  # column 1 now empty
-    (["s", "u", "u"], 2),
-    (["1>f", "9>f", "7>3", "s", "2>1"], 4),   # 3C onto the empty column 1
-    (["1>f", "9>f", "7>3", "s", "8>1", "8>1"], 5),
-])
+@pytest.mark.parametrize(
+    "log, index",
+    [
+        (["2>f"], 0),  # 3C: no foundation
+        (["u"], 0),  # nothing to undo
+        (["w>f"], 0),  # empty waste
+        (["1>f", "1>f"], 1),  # column 1 now empty
+        (["s", "u", "u"], 2),
+        (["1>f", "9>f", "7>3", "s", "2>1"], 4),  # 3C onto the empty column 1
+        (["1>f", "9>f", "7>3", "s", "8>1", "8>1"], 5),
+    ],
+)
 def test_illegal_action_reports_its_index_and_rule(log, index):
     result = replay(CODE1, log + ["s"])
     assert not result.ok and result.index == index
@@ -110,10 +134,20 @@ def line(obj) -> str:
     return json.dumps(obj)
 
 
-@pytest.mark.parametrize("text", [
-    "", " ", "{", "nonsense", "[1, 2", "{'deal': 'EH1-N-AAAAAAB', 'actions': []}",
-    '{"deal": "EH1-N-AAAAAAB", "actions": []} x', b"\xff\xfe\x00", "[" * 100_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "{",
+        "nonsense",
+        "[1, 2",
+        "{'deal': 'EH1-N-AAAAAAB', 'actions': []}",
+        '{"deal": "EH1-N-AAAAAAB", "actions": []} x',
+        b"\xff\xfe\x00",
+        "[" * 100_000,
+    ],
+)
 def test_line_not_json(text):
     result = verify_line(text)
     assert result.to_wire() == {"ok": False, "index": None, "error": "the line is not JSON"}
@@ -125,12 +159,15 @@ def test_line_not_an_object(text):
     assert result.ok is False and result.index is None and "object" in result.error
 
 
-@pytest.mark.parametrize("obj, key", [
-    ({"actions": []}, "deal"),
-    ({"deal": CODE1}, "actions"),
-    ({}, "deal"),
-    ({"Deal": CODE1, "Actions": []}, "deal"),
-])
+@pytest.mark.parametrize(
+    "obj, key",
+    [
+        ({"actions": []}, "deal"),
+        ({"deal": CODE1}, "actions"),
+        ({}, "deal"),
+        ({"Deal": CODE1, "Actions": []}, "deal"),
+    ],
+)
 def test_line_missing_deal_or_actions(obj, key):
     result = verify_line(line(obj))
     assert result.ok is False and result.index is None and repr(key) in result.error
@@ -150,8 +187,9 @@ def test_line_actions_not_a_list(actions):
 
 def test_line_extra_keys_ignored():
     plain = verify_line(line({"deal": CODE1, "actions": OPENING}))
-    extra = verify_line(line({"score": 99999, "deal": CODE1, "won": True, "actions": OPENING,
-                              "player": "ann", "moves": 1}))
+    extra = verify_line(
+        line({"score": 99999, "deal": CODE1, "won": True, "actions": OPENING, "player": "ann", "moves": 1})
+    )
     assert extra == plain
     assert extra.to_wire() == {"ok": True, "won": False, "score": 30, "moves": 5, "foundation": 2}
 

@@ -7,6 +7,7 @@ of section 6. The suite compares the engine with it action by action.
 """
 
 import re
+from itertools import pairwise
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -95,13 +96,12 @@ class Reference:
     def __init__(self, columns, down, stock, waste, foundations):
         self.columns = [list(c) for c in columns]
         self.down = list(down)
-        self.stock = list(stock)          # draw order: stock[0] is drawn next
-        self.waste = list(waste)          # bottom .. top
-        self.foundations = [[RANKS[i] + FOUNDATION_SUITS[f] for i in range(r)]
-                            for f, r in enumerate(foundations)]
+        self.stock = list(stock)  # draw order: stock[0] is drawn next
+        self.waste = list(waste)  # bottom .. top
+        self.foundations = [[RANKS[i] + FOUNDATION_SUITS[f] for i in range(r)] for f, r in enumerate(foundations)]
         self.score = 0
         self.moves = 0
-        self.saved = []                   # tables before each standing action, last 100
+        self.saved = []  # tables before each standing action, last 100
 
     @classmethod
     def deal(cls, number: int) -> "Reference":
@@ -136,14 +136,19 @@ class Reference:
 
     def _table(self):
         """A copy of everything an action may change but the move counter."""
-        return ([list(c) for c in self.columns], list(self.down), list(self.stock),
-                list(self.waste), [list(f) for f in self.foundations], self.score)
+        return (
+            [list(c) for c in self.columns],
+            list(self.down),
+            list(self.stock),
+            list(self.waste),
+            [list(f) for f in self.foundations],
+            self.score,
+        )
 
     def clone(self) -> "Reference":
         """An independent copy, good for trying one action."""
         other = Reference.__new__(Reference)
-        (other.columns, other.down, other.stock, other.waste, other.foundations,
-         other.score) = self._table()
+        (other.columns, other.down, other.stock, other.waste, other.foundations, other.score) = self._table()
         other.moves = self.moves
         other.saved = list(self.saved)
         return other
@@ -164,13 +169,13 @@ class Reference:
 
     def _is_king_run(self, col: int, k: int) -> bool:
         column = self.columns[col]
-        face_up = column[self.down[col]:]
+        face_up = column[self.down[col] :]
         if k > len(face_up):
             return False
-        run = column[len(column) - k:]
+        run = column[len(column) - k :]
         if rank(run[0]) != 13:
             return False
-        return all(builds_on(upper, lower) for lower, upper in zip(run, run[1:]))
+        return all(builds_on(upper, lower) for lower, upper in pairwise(run))
 
     def legal(self, text) -> bool:
         action = parse(text)
@@ -219,8 +224,7 @@ class Reference:
         action = parse(text)
         kind = action[0]
         if kind == "u":
-            (self.columns, self.down, self.stock, self.waste, self.foundations,
-             self.score) = self.saved.pop()
+            (self.columns, self.down, self.stock, self.waste, self.foundations, self.score) = self.saved.pop()
             return
         self.saved.append(self._table())
         del self.saved[:-HISTORY]
@@ -244,8 +248,8 @@ class Reference:
         elif kind == "cc":
             _, src, dst, k = action
             column = self.columns[src]
-            self.columns[dst].extend(column[len(column) - k:])
-            del column[len(column) - k:]
+            self.columns[dst].extend(column[len(column) - k :])
+            del column[len(column) - k :]
             self.score += self._flip(src)
         else:
             _, f, col = action

@@ -22,7 +22,14 @@ ROOT = Path(__file__).resolve().parents[2]
 WON_GAMES = ROOT / "tests" / "data" / "won_games.jsonl"
 
 DEAL1_COLUMNS = [
-    ["AS"], None, None, None, None, None, None, None,
+    ["AS"],
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
     ["2S", "QC", "3D", "JC", "6S", "9C", "6C", "4H", "AH"],
 ]
 DEAL1_TOPS = "AS 3C TH 9D 3S 5S 9S KH AH".split()
@@ -48,12 +55,13 @@ def test_deal_command_shape():
     assert layout["stock"][:5] == "3S QD 2H 9H QD".split() and layout["stock"][-1] == "3C"
 
 
-@pytest.mark.parametrize("code, number, tops, column9, first5, last", [
-    ("EH1-D-AAAAAAF", 5, "KC AD 7C TC 2S 6S 2D AS AD", "TH 5H QD 6C QS TC KD 5D AD",
-     "KH 7S 4C QD 4D", "3S"),
-    ("EH1-N-AACEXHN", 999999, "JC 2C JH 6C TH 3C JC 9S 4H", "3C KS 9H TD QH 5S 8H 4C 4H",
-     "6C 7C 7D AC 6D", "3S"),
-])
+@pytest.mark.parametrize(
+    "code, number, tops, column9, first5, last",
+    [
+        ("EH1-D-AAAAAAF", 5, "KC AD 7C TC 2S 6S 2D AS AD", "TH 5H QD 6C QS TC KD 5D AD", "KH 7S 4C QD 4D", "3S"),
+        ("EH1-N-AACEXHN", 999999, "JC 2C JH 6C TH 3C JC 9S 4H", "3C KS 9H TD QH 5S 8H 4C 4H", "6C 7C 7D AC 6D", "3S"),
+    ],
+)
 def test_deal_command_check_values(code, number, tops, column9, first5, last):
     layout = deal_json(code)
     assert layout["code"] == code and layout["number"] == number
@@ -73,32 +81,30 @@ def test_deal_command_refuses_invalid_codes(code):
 
 OPENING = ["1>f", "9>f", "7>3", "s", "u", "s"]
 LINES = [
-    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": OPENING}),
-     {"ok": True, "won": False, "score": 30, "moves": 5, "foundation": 2}),
-    ("not json",
-     {"ok": False, "index": None, "error": "the line is not JSON"}),
-    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": ["1>f", "1>f"]}),
-     {"ok": False, "index": 1}),
-    (json.dumps([1, 2]),
-     {"ok": False, "index": None}),
-    (json.dumps({"deal": "EH2-N-AAAAAAB", "actions": []}),
-     {"ok": False, "index": None}),
-    (json.dumps({"deal": "EH1-D-AAAAAAF", "actions": ["9>f", "2>f", "f6>5", "s", "s", "s", "s", "w>1"],
-                 "extra": "ignored"}),
-     {"ok": True, "won": False, "score": 35, "moves": 8, "foundation": 1}),
-    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": ["s", 7]}),
-     {"ok": False, "index": 1}),
-    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": "s"}),
-     {"ok": False, "index": None}),
-    (json.dumps({"actions": []}),
-     {"ok": False, "index": None}),
+    (
+        json.dumps({"deal": "EH1-N-AAAAAAB", "actions": OPENING}),
+        {"ok": True, "won": False, "score": 30, "moves": 5, "foundation": 2},
+    ),
+    ("not json", {"ok": False, "index": None, "error": "the line is not JSON"}),
+    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": ["1>f", "1>f"]}), {"ok": False, "index": 1}),
+    (json.dumps([1, 2]), {"ok": False, "index": None}),
+    (json.dumps({"deal": "EH2-N-AAAAAAB", "actions": []}), {"ok": False, "index": None}),
+    (
+        json.dumps(
+            {"deal": "EH1-D-AAAAAAF", "actions": ["9>f", "2>f", "f6>5", "s", "s", "s", "s", "w>1"], "extra": "ignored"}
+        ),
+        {"ok": True, "won": False, "score": 35, "moves": 8, "foundation": 1},
+    ),
+    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": ["s", 7]}), {"ok": False, "index": 1}),
+    (json.dumps({"deal": "EH1-N-AAAAAAB", "actions": "s"}), {"ok": False, "index": None}),
+    (json.dumps({"actions": []}), {"ok": False, "index": None}),
 ]
 
 
 def check_answers(output: str, expected: list[dict]):
     answers = [json.loads(text) for text in output.splitlines()]
     assert len(answers) == len(expected)
-    for answer, want in zip(answers, expected):
+    for answer, want in zip(answers, expected, strict=True):
         if want["ok"]:
             assert answer == want
         else:
@@ -162,8 +168,20 @@ def archived_lines() -> list[dict]:
     """A won game, a refused log and an attempt never submitted, with their recorded results."""
     won = json.loads(WON_GAMES.read_text().splitlines()[0])
     result = replay(won["deal"], won["actions"]).to_dict()
-    recorded = {name: result[name] for name in ("ok", "won", "score", "moves", "foundation", "undos",
-                                                "take_backs", "stock_passes", "waste_to_column")}
+    recorded = {
+        name: result[name]
+        for name in (
+            "ok",
+            "won",
+            "score",
+            "moves",
+            "foundation",
+            "undos",
+            "take_backs",
+            "stock_passes",
+            "waste_to_column",
+        )
+    }
     return [
         {"deal": won["deal"], "actions": won["actions"], "result": recorded, "submission": {"id": 1}},
         {"deal": won["deal"], "actions": ["w>f"], "result": {"ok": False, "index": 0}, "submission": {"id": 2}},
@@ -197,10 +215,10 @@ def test_replay_archive_refuses_a_file_that_is_not_gzip(tmp_path):
 
 
 def manage(*args, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL="",
-               REDIS_URL="")
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, env=env, timeout=60)
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL="", REDIS_URL="")
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, input=stdin, capture_output=True, env=env, timeout=60
+    )
 
 
 def test_manage_py_replay_from_stdin_exits_0():

@@ -9,7 +9,7 @@ and check, after each action:
   from the engine's history records; an undo pops the undone action's points;
 - the move counter counts every action but undo and never drops;
 - after an undo the table is exactly the snapshot taken before the undone action;
-- the table equals the independent rules model's (tests/engine/reference.py);
+- the table equals the independent rules model's (tests/games/reference.py);
 and at the end that replay() of the log agrees with the game played step by step.
 """
 
@@ -19,13 +19,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import ACTIONS, Game, format_code, replay
-
-from .conftest import (
-    FULL_PACK, all_cards, check_every_action, clone, examples, foundation_cards,
-    make_game, play,
+from tests.games.helpers import (
+    FULL_PACK,
+    all_cards,
+    check_every_action,
+    clone,
+    examples,
+    foundation_cards,
+    make_game,
+    play,
 )
-from .reference import Reference, builds_on, rank
-from .test_legal_actions import choose
+from tests.games.reference import Reference, builds_on, rank
+from tests.games.test_legal_actions import choose
 
 
 def on_foundations(snap: dict) -> int:
@@ -38,7 +43,7 @@ def visible_points(before: dict, after: dict) -> int:
     landed = on_foundations(after) - on_foundations(before)
     if landed > 0:
         points += 10 * landed
-    turned_up = sum(max(0, b - a) for b, a in zip(before["down"], after["down"]))
+    turned_up = sum(max(0, b - a) for b, a in zip(before["down"], after["down"], strict=True))
     points += 5 * turned_up
     column_cards = sum(map(len, after["columns"])) - sum(map(len, before["columns"]))
     if len(after["waste"]) == len(before["waste"]) - 1 and column_cards == 1 and landed == 0:
@@ -52,8 +57,8 @@ class Walk:
     def __init__(self, game: Game, ref: Reference, full_pack: bool = True):
         self.game, self.ref, self.full_pack = game, ref, full_pack
         self.log: list[str] = []
-        self.points: list[int] = []          # points of the standing actions
-        self.before: list[dict] = []         # snapshot before each standing action
+        self.points: list[int] = []  # points of the standing actions
+        self.before: list[dict] = []  # snapshot before each standing action
         self.base_score = game.score
         self.counted = game.moves
 
@@ -68,8 +73,7 @@ class Walk:
         if text == "u":
             undone = self.before.pop()
             self.points.pop()
-            assert after == dict(undone, moves=before["moves"],
-                                 undo_depth=before["undo_depth"] - 1)
+            assert after == dict(undone, moves=before["moves"], undo_depth=before["undo_depth"] - 1)
         else:
             self.counted += 1
             self.before.append(before)
@@ -102,7 +106,11 @@ def test_random_play_from_a_deal(data, number, mode):
     result = replay(format_code(number, mode), walk.log)
     assert result.ok, result.error
     assert (result.score, result.moves, result.foundation, result.won) == (
-        game.score, game.moves, game.on_foundations, game.won)
+        game.score,
+        game.moves,
+        game.on_foundations,
+        game.won,
+    )
     assert result.moves == sum(1 for text in walk.log if text != "u")
     assert result.undos == walk.log.count("u")
     assert result.foundation == on_foundations(game.snapshot())
@@ -217,8 +225,7 @@ def test_endgames_win_and_stop(data):
     cut = rnd.randint(0, len(rest))
     # Leftover cards go to the stock/waste and one column each (face up), so the game
     # can always be finished by drawing and sending cards up.
-    position = dict(columns=[[name] for name in rest[:cut][:9]], stock=rest[:cut][9:] + rest[cut:],
-                    foundations=ranks)
+    position = dict(columns=[[name] for name in rest[:cut][:9]], stock=rest[:cut][9:] + rest[cut:], foundations=ranks)
     game, ref = position_pair(position)
     walk = Walk(game, ref)
     for _ in range(2000):

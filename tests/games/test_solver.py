@@ -14,10 +14,24 @@ import pytest
 
 from games import ACTIONS, Game, format_code, parse_code, replay
 from games.replay import replay_onto
-from games.solver import (COL_COL, COL_F, DEFAULT_NODE_LIMIT, FOUND_COL, POOL_COL, POOL_F, STRATEGIES,
-                          Solution, _copy, _play_move, _Search, hint, solve, solve_game)
+from games.solver import (
+    COL_COL,
+    COL_F,
+    DEFAULT_NODE_LIMIT,
+    FOUND_COL,
+    POOL_COL,
+    POOL_F,
+    STRATEGIES,
+    Solution,
+    _copy,
+    _play_move,
+    _Search,
+    hint,
+    solve,
+    solve_game,
+)
 
-CORPUS = Path(__file__).resolve().parent / "data" / "won_games.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 #: A deal that the default budget does not win (its search always runs out).
 HARD_DEAL = 714_339
 
@@ -57,21 +71,32 @@ def test_the_same_number_gives_the_same_answer():
 
 def test_the_answer_does_not_depend_on_the_process():
     """String hashing is randomised per process; nothing the search does may depend on it."""
-    script = ("import hashlib, json; from games.solver import solve; s = solve(999_999); "
-              "print(s.won, s.nodes, hashlib.sha256(json.dumps(s.actions).encode()).hexdigest())")
-    root = Path(__file__).resolve().parent.parent
+    script = (
+        "import hashlib, json; from games.solver import solve; s = solve(999_999); "
+        "print(s.won, s.nodes, hashlib.sha256(json.dumps(s.actions).encode()).hexdigest())"
+    )
+    root = Path(__file__).resolve().parents[2]
     answers = {
-        subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("1", "2")
     }
     assert len(answers) == 1 and answers.pop().startswith("True ")
 
 
-@pytest.mark.parametrize("number, nodes, length, digest", [
-    (1, 830, 403, "0abf3b7cfd9a4ceb"),
-    (5, 627, 439, "1142910eec6659f7"),
-])
+@pytest.mark.parametrize(
+    "number, nodes, length, digest",
+    [
+        (1, 830, 403, "0abf3b7cfd9a4ceb"),
+        (5, 627, 439, "1142910eec6659f7"),
+    ],
+)
 def test_the_answer_is_pinned(number, nodes, length, digest):
     """The deal of the day is the first candidate that the solver wins, so its exact answer is
     part of the product: a change to the search that changes it must change these on purpose."""
@@ -223,9 +248,15 @@ def generated(search):
     """The moves of each generator, fed as ``moves`` feeds them."""
     needed, places = search._needed(), search._places()
     useful = search._useful(search._wanted(needed))
-    args = {"_flips": (needed, places), "_columns_to_foundations": (needed,),
-            "_pool_to_foundations": (needed,), "_digs": (places,), "_feeds": (places, useful),
-            "_emptying_for_a_king": (places,), "_take_backs": (places, useful)}
+    args = {
+        "_flips": (needed, places),
+        "_columns_to_foundations": (needed,),
+        "_pool_to_foundations": (needed,),
+        "_digs": (places,),
+        "_feeds": (places, useful),
+        "_emptying_for_a_king": (places,),
+        "_take_backs": (places, useful),
+    }
     return {name: list(getattr(search, name)(*args[name])) for name in GENERATORS}
 
 

@@ -6,11 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import ACTIONS, MalformedAction, format_action, parse_action, replay
+from games import ACTIONS, Action, Game, MalformedAction, format_action, parse_action, replay
 from games.actions import COL_COL, COL_F, FOUND_COL, STOCK, UNDO, WASTE_COL, WASTE_F
-
-from .conftest import examples
-from .reference import every_action_text, parse
+from tests.games.helpers import examples
+from tests.games.reference import every_action_text, parse
 
 CODE = "EH1-N-AAAAAAB"
 
@@ -21,21 +20,24 @@ def test_the_notation_is_exactly_the_rules_table():
     assert len(ACTIONS) == 3 + 9 + 9 + 72 + 72 * 13 + 72
 
 
-@pytest.mark.parametrize("text, parsed", [
-    ("s", (STOCK, 0, 0, 1)),
-    ("u", (UNDO, 0, 0, 1)),
-    ("w>f", (WASTE_F, 0, 0, 1)),
-    ("w>1", (WASTE_COL, 0, 0, 1)),
-    ("w>9", (WASTE_COL, 0, 8, 1)),
-    ("1>f", (COL_F, 0, 0, 1)),
-    ("9>f", (COL_F, 8, 0, 1)),
-    ("1>2", (COL_COL, 0, 1, 1)),
-    ("9>1", (COL_COL, 8, 0, 1)),
-    ("3>7:13", (COL_COL, 2, 6, 13)),
-    ("3>7:2", (COL_COL, 2, 6, 2)),
-    ("f1>9", (FOUND_COL, 0, 8, 1)),
-    ("f8>1", (FOUND_COL, 7, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "text, parsed",
+    [
+        ("s", (STOCK, 0, 0, 1)),
+        ("u", (UNDO, 0, 0, 1)),
+        ("w>f", (WASTE_F, 0, 0, 1)),
+        ("w>1", (WASTE_COL, 0, 0, 1)),
+        ("w>9", (WASTE_COL, 0, 8, 1)),
+        ("1>f", (COL_F, 0, 0, 1)),
+        ("9>f", (COL_F, 8, 0, 1)),
+        ("1>2", (COL_COL, 0, 1, 1)),
+        ("9>1", (COL_COL, 8, 0, 1)),
+        ("3>7:13", (COL_COL, 2, 6, 13)),
+        ("3>7:2", (COL_COL, 2, 6, 2)),
+        ("f1>9", (FOUND_COL, 0, 8, 1)),
+        ("f8>1", (FOUND_COL, 7, 0, 1)),
+    ],
+)
 def test_parse_well_formed(text, parsed):
     assert parse_action(text) == parsed
 
@@ -52,6 +54,35 @@ def test_format_action_round_trip():
         alias = re.fullmatch(r"([1-9]>[1-9]):1", text)
         assert format_action(action) == (alias.group(1) if alias else text)
         assert parse_action(format_action(action)) == action
+
+
+def test_an_action_is_written_as_its_notation():
+    """``str`` of an action is its text (``N>M`` for ``N>M:1``), as format_action writes it,
+    also for a plain tuple of the same four ints."""
+    for action in ACTIONS.values():
+        assert str(action) == format_action(action) == format_action(tuple(action))
+        assert ACTIONS[str(action)] == action
+    assert str(ACTIONS["3>7:13"]) == "3>7:13" and str(ACTIONS["3>7:1"]) == "3>7"
+    assert f"{ACTIONS['f8>1']}" == "f8>1"
+
+
+def test_an_action_is_still_a_tuple():
+    """Named fields on top of a plain 4-tuple: equal to and hashed like the tuple, unpacked
+    like it, and the engine takes either."""
+    action = ACTIONS["3>7:2"]
+    assert isinstance(action, tuple) and len(action) == 4
+    assert (action.kind, action.source, action.target, action.cards) == (COL_COL, 2, 6, 2)
+    assert action == (COL_COL, 2, 6, 2) and hash(action) == hash((COL_COL, 2, 6, 2))
+    kind, source, target, cards = action
+    assert (kind, source, target, cards) == tuple(action)
+    assert {action: 1}[(COL_COL, 2, 6, 2)] == 1
+    assert Action(STOCK) == ACTIONS["s"] and Action(WASTE_COL, target=8) == ACTIONS["w>9"]
+    plain, named = Game.new(1), Game.new(1)
+    for text in ("s", "s", "9>f", "u", "s"):
+        plain.play(tuple(ACTIONS[text]))
+        named.play(ACTIONS[text])
+    assert plain.snapshot() == named.snapshot()
+    assert plain.refusal((COL_COL, 0, 1, 2)) == named.refusal(ACTIONS["1>2:2"])
 
 
 # The malformed forms named in the brief, and a word their reason must contain.

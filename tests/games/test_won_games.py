@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from games import ACTIONS, Game, parse_code, replay
-
-from .reference import Reference
-from .test_properties import Walk
+from tests.games.reference import Reference
+from tests.games.test_properties import Walk
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
 
@@ -54,7 +53,7 @@ def test_won_game_score(index):
         assert result.score == 1220 + 5 * waste_to_column
     assert result.moves == sum(1 for text in game["actions"] if text != "u")
     for key in ("won", "score", "moves", "foundation"):
-        if key in game:                    # the file may carry the expected answer
+        if key in game:  # the file may carry the expected answer
             assert game[key] == getattr(result, key)
 
 

@@ -9,18 +9,14 @@ from hypothesis import strategies as st
 from games import Game, InvalidCode, deal, format_code, parse_code
 from games.cards import card_name
 from games.deal import DealCode
-
-from .conftest import FULL_PACK, all_cards, examples, play
-from .reference import reference_deal
+from tests.games.helpers import FULL_PACK, all_cards, examples, play
+from tests.games.reference import reference_deal
 
 # The check-value table of section 3, copied from the rules (columns bottom to top).
 CHECK_VALUES = [
-    (1, "EH1-N-AAAAAAB", "AS 3C TH 9D 3S 5S 9S KH AH", "2S QC 3D JC 6S 9C 6C 4H AH",
-     "3S QD 2H 9H QD", "3C"),
-    (5, "EH1-N-AAAAAAF", "KC AD 7C TC 2S 6S 2D AS AD", "TH 5H QD 6C QS TC KD 5D AD",
-     "KH 7S 4C QD 4D", "3S"),
-    (999999, "EH1-N-AACEXHN", "JC 2C JH 6C TH 3C JC 9S 4H", "3C KS 9H TD QH 5S 8H 4C 4H",
-     "6C 7C 7D AC 6D", "3S"),
+    (1, "EH1-N-AAAAAAB", "AS 3C TH 9D 3S 5S 9S KH AH", "2S QC 3D JC 6S 9C 6C 4H AH", "3S QD 2H 9H QD", "3C"),
+    (5, "EH1-N-AAAAAAF", "KC AD 7C TC 2S 6S 2D AS AD", "TH 5H QD 6C QS TC KD 5D AD", "KH 7S 4C QD 4D", "3S"),
+    (999999, "EH1-N-AACEXHN", "JC 2C JH 6C TH 3C JC 9S 4H", "3C KS 9H TD QH 5S 8H 4C 4H", "6C 7C 7D AC 6D", "3S"),
 ]
 
 
@@ -132,18 +128,21 @@ def test_deal_number_must_be_an_int(number):
 # -- deal codes ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("number, letters", [
-    (1, "AAAAAAB"),
-    (5, "AAAAAAF"),
-    (25, "AAAAAAZ"),
-    (26, "AAAAABA"),          # 1*26 + 0
-    (27, "AAAAABB"),
-    (675, "AAAAAZZ"),         # 25*26 + 25
-    (676, "AAAABAA"),         # 26**2
-    (17576, "AAABAAA"),       # 26**3
-    (456976, "AABAAAA"),      # 26**4
-    (999999, "AACEXHN"),      # 2*26**4 + 4*26**3 + 23*26**2 + 7*26 + 13
-])
+@pytest.mark.parametrize(
+    "number, letters",
+    [
+        (1, "AAAAAAB"),
+        (5, "AAAAAAF"),
+        (25, "AAAAAAZ"),
+        (26, "AAAAABA"),  # 1*26 + 0
+        (27, "AAAAABB"),
+        (675, "AAAAAZZ"),  # 25*26 + 25
+        (676, "AAAABAA"),  # 26**2
+        (17576, "AAABAAA"),  # 26**3
+        (456976, "AABAAAA"),  # 26**4
+        (999999, "AACEXHN"),  # 2*26**4 + 4*26**3 + 23*26**2 + 7*26 + 13
+    ],
+)
 @pytest.mark.parametrize("mode", ["N", "D"])
 def test_format_and_parse_code(number, letters, mode):
     code = f"EH1-{mode}-{letters}"
@@ -184,8 +183,8 @@ BAD_CODES = [
     ("EH2-N-AAAAAAB", "version"),
     ("EH0-N-AAAAAAB", "version"),
     ("eh1-N-AAAAAAB", "version"),
-    ("EH1-N-AAAAAB", "7"),              # six letters
-    ("EH1-N-AAAAAAAB", "7"),            # eight letters
+    ("EH1-N-AAAAAB", "7"),  # six letters
+    ("EH1-N-AAAAAAAB", "7"),  # eight letters
     ("EH1-N-", "7"),
     ("EH1-N-aaaaaab", "upper-case"),
     ("EH1-N-AAAAAAb", "upper-case"),
@@ -199,9 +198,9 @@ BAD_CODES = [
     ("EH1-d-AAAAAAB", "mode"),
     ("EH1-ND-AAAAAAB", "mode"),
     ("EH1--AAAAAAB", "mode"),
-    ("EH1-N-AAAAAAA", "outside"),       # number 0
+    ("EH1-N-AAAAAAA", "outside"),  # number 0
     ("EH1-D-AAAAAAA", "outside"),
-    ("EH1-N-AACEXHO", "outside"),       # 1,000,000
+    ("EH1-N-AACEXHO", "outside"),  # 1,000,000
     ("EH1-N-ZZZZZZZ", "outside"),
     ("EH1-N-AAAAAAB-X", "EH1-<mode>"),
     ("EH1NAAAAAAB", "EH1-<mode>"),
@@ -222,8 +221,7 @@ def test_bad_codes_refused_with_a_clear_message(code, word):
     assert repr(code) in message, "the message names the code it refuses"
 
 
-@pytest.mark.parametrize("code", [None, 5, 5.0, b"EH1-N-AAAAAAB", ["EH1-N-AAAAAAB"],
-                                  {"code": "EH1-N-AAAAAAB"}, True])
+@pytest.mark.parametrize("code", [None, 5, 5.0, b"EH1-N-AAAAAAB", ["EH1-N-AAAAAAB"], {"code": "EH1-N-AAAAAAB"}, True])
 def test_non_string_codes_refused(code):
     with pytest.raises(InvalidCode, match="string"):
         parse_code(code)
