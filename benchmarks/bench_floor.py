@@ -27,8 +27,8 @@ and the targets (issue 23): a verified submission at most 1.5 times its floor, a
 1.5 times its read floor, ``around=me`` at most 2 times. Exit 1 when a check of the work fails
 (not when a target is missed).
 
-    .venv/bin/python benchmarks/bench_floor.py --quick     # 1 round: 400 submissions, 4 s reads (~1.5 min)
-    .venv/bin/python benchmarks/bench_floor.py             # 2 rounds: 3,000 submissions, 15 s reads (~8 min)
+    .venv/bin/python benchmarks/bench_floor.py --quick     # 1 round: 400 submissions, 4 s reads (~80 s)
+    .venv/bin/python benchmarks/bench_floor.py             # 2 rounds: 3,000 submissions, 15 s reads (~9 min)
 """
 
 from __future__ import annotations
