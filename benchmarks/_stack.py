@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _meter
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # a benchmark runs as a script from benchmarks/
     sys.path.insert(0, str(ROOT))
@@ -195,18 +197,17 @@ def cpu_ticks(pid: int) -> int:
 
 def busy_ticks() -> int:
     """All CPUs' busy time (everything but idle and iowait) since boot."""
-    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    return sum(values) - values[3] - values[4]
+    return _meter.busy_ticks()
 
 
-def postgres_backends() -> list[int]:
+def postmaster_pid() -> int | None:
+    """The PostgreSQL server's main process (the parent of every backend), None when not local."""
     import psycopg
 
-    name = DATABASE_URL.rsplit("/", 1)[1]
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                            [name]).fetchall()
-    return [r[0] for r in rows]
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    found = _meter.stat(backend)
+    return found[0] if found else None
 
 
 def redis_pid() -> int | None:
@@ -215,64 +216,26 @@ def redis_pid() -> int | None:
     return int(found.group(1)) if found else None
 
 
-class CpuMeter:
-    """CPU seconds used between start() and stop() by: the servers (gunicorn and/or Celery
-    process trees), the benchmark database's PostgreSQL backends, the Redis server (shared
-    with other users of this Redis), this process and its children (wrk), and everything
-    else on the machine (other people's work: the noise in the latency figures)."""
+class CpuMeter(_meter.CpuMeter):
+    """The stack's CPU between start() and stop(), every process counted, exited ones included
+    (``_meter.CpuMeter``): the ``servers``' process trees, the PostgreSQL processes of the
+    benchmark database (or of ``databases``) and the server's own, and the Redis server; the
+    load client (this process and wrk) and everyone else's work apart."""
 
-    def __init__(self, *servers: Process):
-        self.servers = servers
-
-    def _pids(self) -> dict[str, list[int]]:
-        groups = {s.name: tree(s.proc.pid) for s in self.servers}
-        groups["postgres"] = postgres_backends()
-        rp = redis_pid()
-        groups["redis"] = [rp] if rp else []
-        return groups
-
-    def _sample(self) -> dict:
-        import resource
-
-        self_usage = resource.getrusage(resource.RUSAGE_SELF)
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        sample = {name: {pid: cpu_ticks(pid) for pid in pids} for name, pids in self._pids().items()}
-        sample["_self"] = self_usage.ru_utime + self_usage.ru_stime
-        sample["_children"] = kids.ru_utime + kids.ru_stime
-        sample["_busy"] = busy_ticks()
-        sample["_wall"] = time.monotonic()
-        return sample
-
-    def start(self) -> "CpuMeter":
-        self.before = self._sample()
-        return self
-
-    def stop(self) -> dict:
-        after = self._sample()
-        before = self.before
-        used = {}
-        for name in after:
-            if name.startswith("_"):
-                continue
-            ticks = sum(t - before.get(name, {}).get(pid, 0) for pid, t in after[name].items())
-            used[name] = ticks / TICK
-        used["client"] = (after["_self"] - before["_self"]) + (after["_children"] - before["_children"])
-        wall = after["_wall"] - before["_wall"]
-        busy = (after["_busy"] - before["_busy"]) / TICK
-        ours = sum(used.values())
-        used = {k: round(v, 2) for k, v in used.items()}
-        return {"cpu_s": used, "wall_s": round(wall, 2), "machine_busy_cores": round(busy / wall, 2),
-                "others_cores": round(max(busy - ours, 0) / wall, 2)}
+    def __init__(self, *servers: Process, databases: set[str] | None = None):
+        super().__init__(*servers, postmaster=postmaster_pid(), redis_pid=redis_pid(),
+                         databases=databases or {DATABASE_URL.rsplit("/", 1)[1]})
 
 
 def cpu_summary(cpu: dict, requests: int) -> dict:
-    """CPU milliseconds per request of the stack (servers, PostgreSQL, Redis) and of the load
-    generator, and the rate 2 otherwise idle cores could sustain at that cost."""
-    server = sum(v for k, v in cpu["cpu_s"].items() if k != "client")
-    per = 1000 * server / max(requests, 1)
+    """CPU milliseconds per request of the stack (servers, PostgreSQL, Redis; each part too) and
+    of the load generator, and the rate 2 otherwise idle cores could sustain at that cost."""
+    parts = {k: v for k, v in cpu["cpu_s"].items() if k != "client"}
+    per = 1000 * sum(parts.values()) / max(requests, 1)
     client = 1000 * cpu["cpu_s"]["client"] / max(requests, 1)
     cores = os.cpu_count() or 2
     return {"stack_cpu_ms_per_request": round(per, 3), "client_cpu_ms_per_request": round(client, 3),
+            "stack_cpu_ms_by_part": {k: round(1000 * v / max(requests, 1), 3) for k, v in parts.items()},
             "capacity_on_idle_cores_rps": round(cores * 1000 / (per + client)) if per + client else None}
 
 
@@ -352,7 +315,9 @@ def target_run(server, url: str, script: str, label: str, *, rate: float, p95: f
     r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
     print(f"{label:{width}s} {fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
           f"{'met' if r['met'] else 'MISSED'}", flush=True)
-    print(f"{'':{width}s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req, wrk "
+    parts = ", ".join(f"{k} {v:.2f}" for k, v in r["stack_cpu_ms_by_part"].items())
+    print(f"{'':{width}s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req ({parts}; every process, "
+          f"exited ones included), wrk "
           f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
           f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
           f"(load {r['loadavg']})", flush=True)
