@@ -9,6 +9,8 @@
 #                         servers from the same wheels started for the run
 #   make createsuperuser  a staff account on the running `make run`
 #   make reset            forget make run's data (.local/: players, games, boards)
+#   make lint             ruff (lint, format), mypy (games/ under --strict), eslint: make test
+#                         runs it first
 #   make lock             compile the three requirement locks again from their .in files
 #
 # The launcher behind them is tools/stack (python -m tools.stack run|test|manage|reset), a
@@ -23,6 +25,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 LOCAL_STAMP := $(VENV)/.stamp-requirements-local
 DEV_STAMP := $(VENV)/.stamp-requirements-dev
+NODE_STAMP := node_modules/.stamp-package-lock
 PYTEST_ARGS ?=
 PIP_COMPILE := $(PY) -m piptools compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
@@ -31,13 +34,21 @@ PIP_COMPILE := $(PY) -m piptools compile --quiet --generate-hashes --allow-unsaf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 
-.PHONY: run test createsuperuser reset lock venv local-deps dev-deps chromium
+.PHONY: run test lint createsuperuser reset lock venv local-deps dev-deps node-deps chromium
 
 run: local-deps
 	$(PY) -m tools.stack run
 
-test: dev-deps chromium
+test: lint chromium
 	$(PY) -m tools.stack test -- $(PYTEST_ARGS)
+
+# The style tools, each on the whole tree (configured in pyproject.toml, eslint.config.js).
+lint: dev-deps node-deps
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/ruff format --check --quiet .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict --exclude 'games/management/' games
+	node_modules/.bin/eslint --max-warnings 0 .
 
 createsuperuser:
 	$(PY) -m tools.stack manage createsuperuser
@@ -71,6 +82,13 @@ dev-deps: venv
 		$(PY) -m pip install --require-hashes -r requirements-dev.txt; \
 		cp requirements-dev.txt "$(DEV_STAMP)"; \
 		cp requirements-local.txt "$(LOCAL_STAMP)"; \
+	fi
+
+# eslint and its rules, from package-lock.json (npm ci); again only when the lock changed.
+node-deps:
+	@if ! cmp -s package-lock.json "$(NODE_STAMP)"; then \
+		npm ci --no-audit --no-fund; \
+		cp package-lock.json "$(NODE_STAMP)"; \
 	fi
 
 # Browser tests use Debian's Chromium; `playwright install` is never run. Without root or a
