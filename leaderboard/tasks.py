@@ -6,9 +6,12 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from . import daily, days, partitions
-from .boards import entries, freeze, idle, index
-from .submissions import intake, verification
+from .boards import freeze, index
+from .boards.services import entries, idle
+from .core import days
+from .history.services import partitions
+from .play import deal as daily
+from .play.services import intake, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

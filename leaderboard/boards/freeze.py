@@ -18,9 +18,10 @@ from datetime import date, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import cache, days, sql
-from ..models import BoardEntry, DailyDeal, FrozenBoard
+from ..core import cache, days, sql
+from ..record.models import BoardEntry, DailyDeal
 from . import index, order, rows
+from .models import FrozenBoard
 
 log = logging.getLogger(__name__)
 

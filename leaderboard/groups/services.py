@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext
 
-from ..boards import live
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..api import live
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound
 from .models import Group, Membership
 from .selectors import not_found
 

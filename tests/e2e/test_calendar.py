@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from history.conftest import deal_of, result
-from leaderboard import days
-from leaderboard.boards import stats
+from leaderboard.core import days
+from leaderboard.boards.selectors import stats
 
 from .conftest import PASSWORD
 

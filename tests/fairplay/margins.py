@@ -10,7 +10,7 @@ solver line (deal 1) at an even 1/s and 10/s, and with uniform jitter at 4/s (15
 """
 
 from games.solver import solve
-from leaderboard.tempo import TempoRules, flags, profile
+from leaderboard.play.tempo import TempoRules, flags, profile
 
 from .timing import even_times, human_times, jittered_times, won_games
 

@@ -14,14 +14,20 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
+from service.conftest import (  # noqa: F401  (fixtures)
+    _fresh_redis,
+    client_for,
+    make_player,
+    today_deal,
+    verify_queued,
+    won_game,
+    won_games,
+)
 
 from games import format_code
-from leaderboard import days
+from leaderboard.core import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, PlayerStats, Submission
-from leaderboard.submissions import attempts
-from service.conftest import (  # noqa: F401  (fixtures)
-    _fresh_redis, client_for, make_player, today_deal, verify_queued, won_game, won_games,
-)
+from leaderboard.play.services import attempts
 
 from .timing import human_times
 

@@ -18,15 +18,23 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
+from service.conftest import (  # noqa: F401  (fixtures)
+    _fresh_redis,
+    _tempo_rules_off,
+    client_for,
+    make_player,
+    play,
+    today_deal,
+    verify_queued,
+    won_game,
+    won_games,
+)
 
 from games import format_code, parse_code, replay
-from leaderboard import tempo
 from leaderboard.boards import index, order
 from leaderboard.models import Attempt, BoardEntry, Submission
-from leaderboard.submissions import intake, verification
-from service.conftest import (  # noqa: F401  (fixtures)
-    _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game, won_games,
-)
+from leaderboard.play import tempo
+from leaderboard.play.services import intake, verification
 
 from .test_day_and_attempts import start
 

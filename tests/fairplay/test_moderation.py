@@ -6,22 +6,29 @@ by the real tempo rules. Real PostgreSQL and Redis, the Django test client with 
 the boards read through the API; one test looks at the page in Chromium."""
 
 import re
-from html import escape
 from dataclasses import fields
 from datetime import timedelta
+from html import escape
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
-from rest_framework.test import APIClient
-
 from e2e.conftest import artifacts, browser, page  # noqa: F401  (fixtures)
+from rest_framework.test import APIClient
+from service.conftest import (  # noqa: F401  (fixtures)
+    PASSWORD,
+    _fresh_redis,
+    client_for,
+    make_player,
+    today_deal,
+    verify_queued,
+    won_game,
+    won_games,
+)
+
 from leaderboard.admin import PROFILE_FIELDS
 from leaderboard.models import Attempt, Submission
-from leaderboard.tempo import RULES, TempoProfile
-from service.conftest import (  # noqa: F401  (fixtures)
-    PASSWORD, _fresh_redis, client_for, make_player, today_deal, verify_queued, won_game, won_games,
-)
+from leaderboard.play.tempo import RULES, TempoProfile
 
 from .test_day_and_attempts import start
 from .timing import even_times

@@ -12,15 +12,24 @@ import pytest
 from django.apps import apps
 from django.db import connection
 from rest_framework.test import APIClient
-
-from games import format_code, parse_code
-from leaderboard import days, moderation
-from leaderboard.boards import entries, index, order
-from leaderboard.models import BoardEntry, DailyDeal, Submission
 from service.conftest import (  # noqa: F401  (fixtures)
-    _fresh_redis, _tempo_rules_off, client_for, make_player, play, verify_queued, won_game, won_games,
+    _fresh_redis,
+    _tempo_rules_off,
+    client_for,
+    make_player,
+    play,
+    verify_queued,
+    won_game,
+    won_games,
 )
 from worker import wait_for
+
+from games import format_code, parse_code
+from leaderboard.boards import index, order
+from leaderboard.boards.services import entries
+from leaderboard.core import days
+from leaderboard.models import BoardEntry, DailyDeal, Submission
+from leaderboard.play.services import moderation
 
 from .test_day_and_attempts import move_day, played_for, start
 

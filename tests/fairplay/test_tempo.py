@@ -10,15 +10,23 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import asdict, replace
 
 import pytest
+from engine.conftest import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.conftest import examples
 from games import ACTIONS
 from games.actions import COL_COL, STOCK
 from games.solver import solve
-from leaderboard import tempo
-from leaderboard.tempo import RULES, TempoProfile, TempoRules, chart_svg, check_times, flags, profile
+from leaderboard.play import tempo
+from leaderboard.play.tempo import (
+    RULES,
+    TempoProfile,
+    TempoRules,
+    chart_svg,
+    check_times,
+    flags,
+    profile,
+)
 
 from .timing import even_times, human_times, jittered_times, won_games
 

@@ -3,12 +3,21 @@ groups made through the service."""
 
 import pytest
 
-from leaderboard.groups import services
 # The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game,
+    PASSWORD,
+    _fresh_redis,
+    _tempo_rules_off,
+    client_for,
+    make_player,
+    play,
+    today_deal,
+    verify_queued,
+    won_game,
     won_games,
 )
+
+from leaderboard.groups import services
 
 
 @pytest.fixture

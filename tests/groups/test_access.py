@@ -9,12 +9,12 @@ member reads the group, its boards and standings, and leaves; the owner's action
 
 import pytest
 from rest_framework.test import APIClient
+from service.conftest import daily_code
 
-from leaderboard import accounts, days
+from leaderboard.accounts import services as accounts
+from leaderboard.core import days
 from leaderboard.groups import services
 from leaderboard.groups.models import Group, Membership
-
-from service.conftest import daily_code
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "outsider", "member", "owner")

@@ -9,12 +9,12 @@ from datetime import timedelta
 
 import pytest
 from rest_framework.test import APIClient
+from service.conftest import board_key, daily_code, times_within, unreachable_index
 
-from leaderboard import moderation
 from leaderboard.boards import index
 from leaderboard.groups import services
 from leaderboard.models import Attempt, Submission
-from service.conftest import board_key, daily_code, times_within, unreachable_index
+from leaderboard.play.services import moderation
 
 pytestmark = pytest.mark.django_db
 MEMBERS = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
@@ -140,7 +140,7 @@ def test_from_postgresql_when_the_index_is_not_ready_or_redis_is_away(day, monke
 
 def test_without_the_index_the_record_ranks_the_same(day, monkeypatch):
     """The PostgreSQL read itself (the view's rebuild kept away): the same rows as the index's."""
-    from leaderboard.boards import entries
+    from leaderboard.boards.services import entries
 
     expected = group_board(day["people"]["ann"], day["group"])
     monkeypatch.setattr(entries, "index_ensure", lambda board: None)
@@ -179,10 +179,11 @@ def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
     and every member's around=me answer the same bytes as before, by the frozen ranks (no
     ranking pass, which a big day could not afford), with no index rebuilt."""
     from django.contrib.auth import get_user_model
-
-    from leaderboard import days
-    from leaderboard.boards import freeze, order, reads
     from service.test_freeze import redis_keys, seed
+
+    from leaderboard.boards import freeze, order
+    from leaderboard.boards.selectors import pages as reads
+    from leaderboard.core import days
 
     closed = days.today() - timedelta(days=3)
     with django_capture_on_commit_callbacks(execute=True):

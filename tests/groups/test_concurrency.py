@@ -3,11 +3,11 @@ players joining for a group's last place, and one player joining two groups for 
 
 import pytest
 from django.contrib.auth import get_user_model
+from threads import together
 
-from leaderboard.errors import Conflict
+from leaderboard.core.errors import Conflict
 from leaderboard.groups import services
 from leaderboard.groups.models import Group, Membership
-from threads import together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 User = get_user_model()

@@ -4,9 +4,9 @@ and a removed member's old tag gets the 404 a non-member gets, never a 304."""
 
 import pytest
 from rest_framework.test import APIClient
+from service.conftest import daily_code
 
 from leaderboard.groups import services
-from service.conftest import daily_code
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ left in what the server writes."""
 
 import pytest
 from django.test import Client
-
 from i18n.test_pages import english_runs, read
+
 from leaderboard.groups import services
 from leaderboard.groups.models import Group
 

@@ -4,7 +4,7 @@ the roles (leave, remove, hand on, delete), and the invite code's rotation and r
 import pytest
 from django.contrib.auth import get_user_model
 
-from leaderboard.errors import Conflict, Forbidden, Invalid, NotFound
+from leaderboard.core.errors import Conflict, Forbidden, Invalid, NotFound
 from leaderboard.groups import selectors, services
 from leaderboard.groups.models import Group, Membership
 

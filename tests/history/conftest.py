@@ -6,13 +6,22 @@ from datetime import date, datetime, time, timedelta, timezone
 
 import pytest
 
-from leaderboard.boards import order
-from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 # The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game,
+    PASSWORD,
+    _fresh_redis,
+    _tempo_rules_off,
+    client_for,
+    make_player,
+    play,
+    today_deal,
+    verify_queued,
+    won_game,
     won_games,
 )
+
+from leaderboard.boards import order
+from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
 
 
 def deal_of(day: date, number: int | None = None) -> DailyDeal:
@@ -52,7 +61,8 @@ def result(player, day: date, *, won: bool = True, moves: int = 100, practice: b
 def months_ago():
     """``months_ago(n)``: the first day of the month n months before this one (its days all
     final for n >= 1)."""
-    from leaderboard import calendar, days
+    from leaderboard.core import days
+    from leaderboard.history import selectors as calendar
 
     def first(n: int) -> date:
         month = calendar.month_of(days.today())

@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code
-from leaderboard import calendar, days
+from leaderboard.core import days
+from leaderboard.history import selectors as calendar
 
 from .conftest import deal_of, result
 

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 from rest_framework.test import APIClient
-
-from leaderboard import days
-from leaderboard.boards import freeze, histogram, order
-
 from service.conftest import daily_code
+
+from leaderboard.boards import freeze, order
+from leaderboard.boards.selectors import histogram
+from leaderboard.core import days
 
 from .conftest import result
 
@@ -125,7 +125,7 @@ def test_while_one_process_counts_again_the_others_serve_the_stale_one(day, monk
     from django.contrib.auth.models import AnonymousUser
     from django.core.cache import cache as django_cache
 
-    from leaderboard import cache
+    from leaderboard.core import cache
 
     board = order.daily_board(day["date"])
     first = histogram.day_histogram(day["date"], AnonymousUser())

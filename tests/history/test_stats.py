@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from leaderboard import days
-from leaderboard.boards import histogram, stats
+from leaderboard.boards.selectors import histogram, stats
+from leaderboard.core import days
 
 from .conftest import result
 

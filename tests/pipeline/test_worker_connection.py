@@ -8,13 +8,12 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
-
-from leaderboard import accounts
-from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import intake
 from reliability.conftest import TcpProxy
-
 from worker import Worker, database_url, wait_for
+
+from leaderboard.accounts import services as accounts
+from leaderboard.models import Attempt, Submission
+from leaderboard.play.services import intake
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

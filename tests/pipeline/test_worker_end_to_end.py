@@ -4,13 +4,12 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import F
-from rest_framework.test import APIClient
-
 from fairplay.timing import human_times
+from rest_framework.test import APIClient
+from worker import wait_for
+
 from games import replay, solver
 from leaderboard.models import Attempt, Submission
-
-from worker import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct horse battery staple"
@@ -82,8 +81,8 @@ def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
     import redis
     from django.utils import timezone
 
-    from leaderboard import accounts
-    from leaderboard.submissions import intake
+    from leaderboard.accounts import services as accounts
+    from leaderboard.play.services import intake
 
     settings.SUBMISSION_MAX_ACTIONS = 800_000
     player = accounts.user_signup(username="carol", password=PASSWORD)

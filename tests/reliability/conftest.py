@@ -18,15 +18,23 @@ import redis
 from django.conf import settings
 from django.db import connection
 
-from config.celery import app as celery_app
-from config.stack import redis_server_binary
-
 # The service suite's fixtures.
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, _tempo_rules_off, client_for, make_player, play, today_deal, verify_queued, won_game,
+    PASSWORD,
+    _fresh_redis,
+    _tempo_rules_off,
+    client_for,
+    make_player,
+    play,
+    today_deal,
+    verify_queued,
+    won_game,
     won_games,
 )
 from worker import Worker
+
+from config.celery import app as celery_app
+from config.stack import redis_server_binary
 
 # -- what the fuzzers ran ---------------------------------------------------------------
 

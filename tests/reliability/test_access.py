@@ -14,12 +14,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
-
-from leaderboard import accounts, moderation
-from leaderboard.models import Attempt, BoardEntry, Submission
-from leaderboard.submissions import attempts, intake, verification
-
 from service.conftest import times_within
+
+from leaderboard.accounts import services as accounts
+from leaderboard.models import Attempt, BoardEntry, Submission
+from leaderboard.play.services import attempts, intake, moderation, verification
 
 from .conftest import STAFF_PERMISSIONS
 

@@ -12,9 +12,9 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.models import DailyDeal, Submission
-from leaderboard.submissions import attempts
+from leaderboard.play.services import attempts
 
 from .conftest import PASSWORD
 

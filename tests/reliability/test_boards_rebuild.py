@@ -8,13 +8,16 @@ import json
 from datetime import timedelta
 
 import pytest
+from service.conftest import not_a_copy, times_within, unreachable_index
 
 from games import format_code, parse_code
-from leaderboard import days, tasks
-from leaderboard.boards import entries, index, order, reads
+from leaderboard import tasks
+from leaderboard.boards import index, order
+from leaderboard.boards.selectors import pages as reads
+from leaderboard.boards.services import entries
+from leaderboard.core import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal
-from leaderboard.submissions import intake, verification
-from service.conftest import not_a_copy, times_within, unreachable_index
+from leaderboard.play.services import intake, verification
 
 pytestmark = pytest.mark.django_db
 

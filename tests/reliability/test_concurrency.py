@@ -7,13 +7,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-
-from leaderboard import accounts
-from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
-from leaderboard.submissions import attempts, intake, verification
 from service.conftest import times_within
 from threads import together
 from worker import wait_for
+
+from leaderboard.accounts import services as accounts
+from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.play.services import attempts, intake, verification
 
 from .conftest import PASSWORD
 

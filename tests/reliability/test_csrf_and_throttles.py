@@ -12,9 +12,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import attempts
+from leaderboard.play.services import attempts
 
 from .conftest import PASSWORD
 

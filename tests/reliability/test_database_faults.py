@@ -13,11 +13,12 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
-
-from leaderboard import accounts, tasks
-from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
-from leaderboard.submissions import attempts, intake, verification
 from worker import queued_tasks
+
+from leaderboard import tasks
+from leaderboard.accounts import services as accounts
+from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.play.services import attempts, intake, verification
 
 from .conftest import PASSWORD
 

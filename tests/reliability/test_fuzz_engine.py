@@ -7,10 +7,10 @@ printed at the end of the session ("reliability: examples run").
 import json
 import math
 
+from engine.conftest import examples
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from engine.conftest import examples
 from games import ACTIONS, Game, ReplayResult, format_code, parse_code, replay
 from games.deal import InvalidCode
 from games.lines import verify_line

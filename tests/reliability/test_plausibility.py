@@ -5,13 +5,13 @@ board and the player's page until staff review it (admin action clear_flag)."""
 import pytest
 from django.test import Client
 from django.utils.dateparse import parse_datetime
+from engine.conftest import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.conftest import examples
 from games import format_code
 from leaderboard.models import PlayerStats, Submission
-from leaderboard.submissions import verification
+from leaderboard.play.services import verification
 
 from .conftest import TALLY
 

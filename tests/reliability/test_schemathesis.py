@@ -10,12 +10,15 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
-    content_type_conformance, response_headers_conformance, response_schema_conformance, status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
 )
 
 from config.wsgi import application
-from leaderboard import accounts
-from leaderboard.submissions import attempts, intake, verification
+from leaderboard.accounts import services as accounts
+from leaderboard.play.services import attempts, intake, verification
 
 from .conftest import TALLY
 

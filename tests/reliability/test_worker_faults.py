@@ -10,15 +10,14 @@ import pytest
 import redis
 from django.utils import timezone
 from rest_framework.test import APIClient
+from worker import wait_for
 
 from config.celery import app as celery_app
 from games import parse_code
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.boards import index
 from leaderboard.models import Attempt, BoardEntry, Submission
-from leaderboard.submissions import attempts, intake
-
-from worker import wait_for
+from leaderboard.play.services import attempts, intake
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

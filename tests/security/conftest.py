@@ -1,14 +1,20 @@
 """Fixtures of the security tests: the service suite's players and deals, real PostgreSQL and
 Redis; the browser of the end-to-end suite for the pages under their Content-Security-Policy."""
 
-from rest_framework.test import APIClient
-
 from e2e.conftest import browser, page  # noqa: F401  (fixtures, re-exported for this directory)
-from leaderboard import accounts
 from reliability.conftest import make_staff  # noqa: F401
+from rest_framework.test import APIClient
 from service.conftest import (  # noqa: F401  (fixtures, re-exported for this directory)
-    PASSWORD, _fresh_redis, client_for, make_player, today_deal, won_game, won_games,
+    PASSWORD,
+    _fresh_redis,
+    client_for,
+    make_player,
+    today_deal,
+    won_game,
+    won_games,
 )
+
+from leaderboard.accounts import services as accounts
 
 
 def token_client(player) -> APIClient:

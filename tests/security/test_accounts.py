@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 
 from .conftest import PASSWORD
 

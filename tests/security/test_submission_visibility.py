@@ -6,14 +6,14 @@ from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
 import pytest
-from rest_framework.test import APIClient
-
 from fairplay.timing import human_times
-from games import replay
-from leaderboard import moderation
-from leaderboard.models import Attempt, BoardEntry, Submission
+from rest_framework.test import APIClient
 from service.conftest import daily_code
 from worker import wait_for
+
+from games import replay
+from leaderboard.models import Attempt, BoardEntry, Submission
+from leaderboard.play.services import moderation
 
 from .conftest import token_client
 

@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 import redis
+from fairplay.timing import even_times
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay
-from leaderboard import accounts, days, tasks
+from leaderboard import tasks
+from leaderboard.accounts import services as accounts
 from leaderboard.boards import index, order
-from leaderboard.submissions import intake
-from fairplay.timing import even_times
+from leaderboard.core import days
 from leaderboard.models import Attempt, DailyDeal, Submission
+from leaderboard.play.services import intake
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
 PASSWORD = "correct horse battery staple"

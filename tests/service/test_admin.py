@@ -3,10 +3,10 @@
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from worker import queued_tasks
 
 from leaderboard import tasks
 from leaderboard.models import Submission
-from worker import queued_tasks
 
 from .conftest import daily_code
 

@@ -11,11 +11,20 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games import format_code, parse_code, replay
-from leaderboard import days, partitions
-from leaderboard.archive import ArchiveRefused, month_archive
-from leaderboard.boards import entries, freeze, order, stats
-from leaderboard.models import ArchivedMonth, Attempt, DailyDeal, PlayerStats, Submission
-from leaderboard.submissions import intake
+from leaderboard.boards import freeze, order
+from leaderboard.boards.selectors import stats
+from leaderboard.boards.services import entries
+from leaderboard.core import days
+from leaderboard.history.services import partitions
+from leaderboard.history.services.archive import ArchiveRefused, month_archive
+from leaderboard.models import (
+    ArchivedMonth,
+    Attempt,
+    DailyDeal,
+    PlayerStats,
+    Submission,
+)
+from leaderboard.play.services import intake
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ import uuid
 import pytest
 
 from games import format_code
-from leaderboard.submissions import attempts
-from leaderboard.submissions import reads as submission_reads
-from leaderboard.errors import Forbidden, NotFound
+from leaderboard.core.errors import Forbidden, NotFound
 from leaderboard.models import Attempt
+from leaderboard.play.selectors import submissions as submission_reads
+from leaderboard.play.services import attempts
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,14 @@ and meanwhile its readers are asked to come back rather than ranked by a count i
 
 import pytest
 from rest_framework.test import APIClient
-
-from leaderboard import cache, moderation, tasks
-from leaderboard.boards import entries, index, reads
 from worker import queued_tasks
+
+from leaderboard import tasks
+from leaderboard.boards import index
+from leaderboard.boards.selectors import pages as reads
+from leaderboard.boards.services import entries
+from leaderboard.core import cache
+from leaderboard.play.services import moderation
 
 from .conftest import board_key, daily_code
 

@@ -4,10 +4,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard import days, moderation
-from leaderboard.boards import entries, index, order, reads
+from leaderboard.boards import index, order
+from leaderboard.boards.selectors import pages as reads
+from leaderboard.boards.services import entries
+from leaderboard.core import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, Submission
-from leaderboard.submissions import verification
+from leaderboard.play.services import moderation, verification
 
 from .conftest import board_key, daily_code, unreachable_index
 

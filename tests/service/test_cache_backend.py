@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 from django_redis import get_redis_connection
 
-from leaderboard import cache as page_cache
+from leaderboard.api.throttling import incr_window
 from leaderboard.boards import index
-from leaderboard.throttling import incr_window
+from leaderboard.core import cache as page_cache
 
 pytestmark = pytest.mark.django_db
 UNREACHABLE = "redis://127.0.0.1:9/0"  # the discard port: nothing listens
@@ -51,4 +51,4 @@ def test_an_unreachable_redis_is_a_miss_and_a_first_hit_logged(settings, caplog)
         page_cache.boards_changed({"deal:1": None})  # nothing to bump: no error
         assert page_cache.cached("deal:1", "top", lambda: "computed") == "computed"
     logged = {record.name for record in caplog.records}
-    assert {"django_redis.cache", "leaderboard.cache"} <= logged
+    assert {"django_redis.cache", "leaderboard.core.cache"} <= logged

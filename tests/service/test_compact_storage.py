@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import compact
 from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import intake, verification
+from leaderboard.play.services import intake, verification
 
 from .conftest import daily_code, times_within
 

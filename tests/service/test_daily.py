@@ -5,8 +5,9 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games import format_code, replay
-from leaderboard import daily, days
+from leaderboard.core import days
 from leaderboard.models import DailyDeal
+from leaderboard.play import deal as daily
 
 pytestmark = pytest.mark.django_db
 

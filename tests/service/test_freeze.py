@@ -11,9 +11,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games import format_code
-from leaderboard import days, moderation
-from leaderboard.boards import entries, freeze, index, order
+from leaderboard.boards import freeze, index, order
+from leaderboard.boards.services import entries
+from leaderboard.core import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission
+from leaderboard.play.services import moderation
 
 NUMBER = 4242
 PAGE_SIZE = 7

@@ -5,7 +5,8 @@ import time
 
 from django.core.management import call_command
 
-from leaderboard.boards import idle, index, order
+from leaderboard.boards import index, order
+from leaderboard.boards.services import idle
 
 from .test_freeze import NUMBER, User, get, redis_keys, result
 

@@ -6,8 +6,9 @@ real PostgreSQL and Redis) makes the next poll a 200 with a new tag."""
 import pytest
 from rest_framework.test import APIClient
 
-from leaderboard import accounts, cache
-from leaderboard.boards import live
+from leaderboard.accounts import services as accounts
+from leaderboard.api import live
+from leaderboard.core import cache
 
 from .conftest import daily_code
 

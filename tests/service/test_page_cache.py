@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache as django_cache
 from rest_framework.test import APIClient
 
-from leaderboard import cache
 from leaderboard.boards import index, order
+from leaderboard.core import cache
 
 from .conftest import daily_code
 

@@ -9,7 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from leaderboard import partitions
+from leaderboard.history.services import partitions
 from leaderboard.models import Attempt, Submission
 
 BEFORE, PARTITIONED = ("leaderboard", "0009_frozen_boards"), ("leaderboard", "0010_monthly_partitions")

@@ -10,9 +10,10 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import parse_code
-from leaderboard import days, partitions
+from leaderboard.core import days
+from leaderboard.history.services import partitions
 from leaderboard.models import Attempt, BoardEntry, Submission
-from leaderboard.submissions import intake, verification
+from leaderboard.play.services import intake, verification
 
 from .conftest import times_within
 

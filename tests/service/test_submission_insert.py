@@ -8,11 +8,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-
-from leaderboard.errors import Conflict
-from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import intake
 from worker import queued_tasks
+
+from leaderboard.core.errors import Conflict
+from leaderboard.models import Attempt, Submission
+from leaderboard.play.services import intake
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

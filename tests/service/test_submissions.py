@@ -3,12 +3,12 @@ from datetime import timedelta
 
 import pytest
 from django.test import override_settings
+from worker import queued_tasks
 
 from games import format_code, parse_code, replay
 from leaderboard import tasks
 from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import verification
-from worker import queued_tasks
+from leaderboard.play.services import verification
 
 from .conftest import daily_code
 from .test_accounts import error_of

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
+from leaderboard.accounts.authentication import _cache_key
 from leaderboard.admin import PlayerAdmin
-from leaderboard.authentication import _cache_key
 from leaderboard.models import Attempt
 
 from .conftest import PASSWORD

@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import format_code
-from leaderboard import cache
 from leaderboard.boards import index
+from leaderboard.core import cache
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
-from leaderboard.submissions import intake, verification
+from leaderboard.play.services import intake, verification
 
 from .conftest import board_key, times_within
 

@@ -2,7 +2,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard.boards import freeze
+from ...boards import freeze
 
 
 def _day(text: str) -> date:

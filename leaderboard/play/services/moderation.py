@@ -1,0 +1,37 @@
+"""Moderation, by staff in the admin: verify a result again, hide it, or clear (or set) its
+flag. Each change recomputes the player's entries and stats in the same transaction."""
+
+from django.db import transaction
+
+from ...boards.services import entries
+from ...record.models import Submission
+from .intake import enqueue_verification
+
+Status = Submission.Status
+
+
+def submission_reverify(submission: Submission) -> None:
+    """Staff: verify again from scratch (after a fix, or a doubt)."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(
+            status=Status.PENDING, claim=None, rank_key=None, won=None, error_index=None, error="",
+        )
+        submission.refresh_from_db()
+        entries.boards_refresh(submission)
+        transaction.on_commit(lambda: enqueue_verification(submission.pk))
+
+
+def submission_set_hidden(submission: Submission, hidden: bool) -> None:
+    """Staff: take a result off every board, or put it back."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(hidden=hidden)
+        submission.hidden = hidden
+        entries.boards_refresh(submission)
+
+
+def submission_set_flagged(submission: Submission, flagged: bool) -> None:
+    """Staff review of an implausible result: clearing the flag puts it on the boards."""
+    with transaction.atomic():
+        Submission.objects.filter(pk=submission.pk).update(flagged=flagged)
+        submission.flagged = flagged
+        entries.boards_refresh(submission)
