@@ -6,11 +6,11 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from .boards import freeze, index
+from .boards import freeze
 from .boards.services import entries, idle
 from .core import days
 from .history.services import partitions
-from .play import deal as daily
+from .play.services import deal as daily
 from .play.services import intake, verification
 
 
@@ -44,10 +44,7 @@ def reconcile_boards() -> list[str]:
 def rebuild_board(board: str) -> int:
     """A board's index, lost in Redis, reloaded from PostgreSQL (queued by the first reader that
     found it missing, who claimed the rebuild for this task)."""
-    try:
-        return entries.board_rebuild(board)
-    finally:
-        index.board_index().release_rebuild(board)
+    return entries.board_rebuild_claimed(board)
 
 
 # A million-entry day's freeze rewrites a million entries: minutes, not the default 60 s limit

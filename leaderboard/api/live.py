@@ -51,15 +51,6 @@ _SALT = "leaderboard.boards.live"
 _DIGITS = 9
 
 
-def group_key(group_id: int) -> str:
-    return f"group-version:{group_id}"
-
-
-def group_changed(group_id: int) -> None:
-    """A group's members changed: the tags of its boards stop matching."""
-    cache.key_changed(group_key(group_id))
-
-
 @dataclass(frozen=True)
 class Scope:
     """What one answer of a board endpoint depends on, besides the versions."""
@@ -106,7 +97,7 @@ def versions(scope: Scope) -> Versions | None:
     version_key, top_key = cache.version_keys(scope.board)
     keys = [EPOCH_KEY, version_key, top_key]
     if scope.group is not None:
-        keys.append(group_key(scope.group))
+        keys.append(cache.group_key(scope.group))
     found = django_cache.get_many(keys)  # a Redis error answers {}: as if the epoch were lost
     epoch = found.get(EPOCH_KEY) or _epoch_start()
     if not epoch:

@@ -64,8 +64,18 @@ def version_keys(board: str) -> tuple[str, str]:
 
 
 def key_changed(key: str) -> None:
-    """Bump a version kept beside the boards' (a group's members: ``boards.live``)."""
+    """Bump a version kept beside the boards' (a group's members: ``group_changed``)."""
     _incr([key])
+
+
+def group_key(group_id: int) -> str:
+    """The version of a group's members, read into its boards' tags (``api.live``)."""
+    return f"group-version:{group_id}"
+
+
+def group_changed(group_id: int) -> None:
+    """A group's members changed: the tags of its boards stop matching."""
+    key_changed(group_key(group_id))
 
 
 def unless_unreachable(answer):

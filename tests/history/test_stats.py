@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from leaderboard.boards.selectors import histogram, stats
+from leaderboard.boards.services.stats import stats_refresh
 from leaderboard.core import days
 
 from .conftest import result
@@ -36,7 +37,7 @@ def record(make_player):
     result(alice, ago(3), moves=310)
     result(alice, ago(2), moves=90, flagged=True)
     result(alice, ago(1), moves=95, numbered=True)
-    stats.stats_refresh(alice.pk)  # as verification does, after each daily result
+    stats_refresh(alice.pk)  # as verification does, after each daily result
     return alice
 
 
@@ -51,7 +52,7 @@ def test_played_won_win_rate_and_streaks(record, client_for):
 def test_the_current_streak_runs_to_yesterday_over_a_gap_before(record, client_for):
     result(record, days.today() - timedelta(days=2), moves=140)
     result(record, days.today() - timedelta(days=1), moves=150)
-    stats.stats_refresh(record.pk)
+    stats_refresh(record.pk)
     shown = profile(client_for(), "alice")
     # ago(5) .. ago(1) with the flagged ago(2) now won by another result: five days in a row.
     assert (shown["best_streak"], shown["current_streak"]) == (5, 5)

@@ -12,8 +12,8 @@ from django.db import connection
 
 from games import format_code, parse_code, replay
 from leaderboard.boards import freeze, order
-from leaderboard.boards.selectors import stats
 from leaderboard.boards.services import entries
+from leaderboard.boards.services.stats import stats_refresh
 from leaderboard.core import days
 from leaderboard.history.services import partitions
 from leaderboard.history.services.archive import ArchiveRefused, month_archive
@@ -141,7 +141,7 @@ def test_a_closed_month_is_archived_checked_and_detached(month, month_played, cl
     after = shown(client_for, month_played, won_games[1]["deal"])
     assert after["day"] == before["day"] and after["deal"] == before["deal"]
     assert [row for row in before["alice"]["history"] if not row["practice"]] == after["alice"]["history"]
-    stats.stats_refresh(Submission.objects.filter(player__username="alice").first().player_id)
+    stats_refresh(Submission.objects.filter(player__username="alice").first().player_id)
     assert PlayerStats.objects.get(player__username="alice").daily_wins == wins == 1
 
     # Its replay is gone from the site (in the file): the API says so; a later month's is there.

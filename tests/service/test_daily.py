@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 from games import format_code, replay
 from leaderboard.core import days
 from leaderboard.models import DailyDeal
-from leaderboard.play import deal as daily
+from leaderboard.play.services import deal as daily
 
 pytestmark = pytest.mark.django_db
 

@@ -32,16 +32,8 @@ from ..group_serializers import (
     LeftOut,
     StandingsOut,
 )
-from .common import (
-    ERRORS,
-    NOT_MODIFIED,
-    PAGE_PARAMS,
-    LiveView,
-    _board_day,
-    _date,
-    _int_param,
-    _valid,
-)
+from ..params import board_day, date_param, int_param, valid_body
+from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView
 
 PLAYER_PARAM = OpenApiParameter("player", str, description="Another player's groups that the caller shares "
                                                            "(all of them for the caller's own name)")
@@ -67,7 +59,7 @@ class GroupsView(_GroupView):
     @extend_schema(request=GroupIn, responses={201: GroupOut, **ERRORS})
     def post(self, request):
         """Create a group owned by the caller, with an invite link."""
-        group = services.group_create(owner=request.user, **_valid(GroupIn, request))
+        group = services.group_create(owner=request.user, **valid_body(GroupIn, request))
         return Response(GroupOut(_detail(group, request.user)).data, status=status.HTTP_201_CREATED)
 
 
@@ -88,7 +80,7 @@ class JoinView(_GroupView):
     @extend_schema(request=JoinIn, responses={200: JoinedOut, 201: JoinedOut, **ERRORS})
     def post(self, request):
         """Join the group of an invite code (201; 200 when a member already)."""
-        group, joined = services.group_join(player=request.user, **_valid(JoinIn, request))
+        group, joined = services.group_join(player=request.user, **valid_body(JoinIn, request))
         answer = {**_detail(group, request.user), "joined": joined}
         return Response(JoinedOut(answer).data, status=status.HTTP_201_CREATED if joined else status.HTTP_200_OK)
 
@@ -134,14 +126,14 @@ class OwnerView(_GroupView):
     @extend_schema(request=HandOnIn, responses={200: GroupOut, **ERRORS})
     def post(self, request, group_id: int):
         """The owner hands ownership on to another member."""
-        data = _valid(HandOnIn, request)
+        data = valid_body(HandOnIn, request)
         group = services.owner_hand_on(owner=request.user, group_id=group_id, username=data["player"])
         return Response(GroupOut(_detail(group, request.user)).data)
 
 
 class GroupDayBoardView(LiveView, _GroupView):
     def live_board(self, request, group_id: int, day: str | None = None):
-        when = _board_day(day)
+        when = board_day(day)
         return None if when is None else (daily_board(when), group_id)
 
     @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED})
@@ -150,10 +142,10 @@ class GroupDayBoardView(LiveView, _GroupView):
         the day's board; ``around=me`` as on the day's board."""
         members = selectors.members_for(request.user, group_id)
         today = days.today()
-        when = _date(day) if day else today
+        when = date_param(day) if day else today
         if when > today:
             raise NotFound(gettext("The board of %(day)s does not exist yet.") % {"day": when.isoformat()})
-        size = _int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
+        size = int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
         around = request.query_params.get("around")
         if around is not None and around != "me":
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
@@ -161,7 +153,7 @@ class GroupDayBoardView(LiveView, _GroupView):
         if around:
             return self.live_answer(selectors.group_board_around(group_id, members, when, request.user,
                                                                  radius=size // 2))
-        page = _int_param(request, "page", 1, 1, 1_000_000)
+        page = int_param(request, "page", 1, 1, 1_000_000)
         return self.live_answer(selectors.group_board_page(group_id, members, when, page, size))
 
 

@@ -1,8 +1,8 @@
-"""Players' statistics: daily wins and streaks, recomputed from the record (a write, called by
-``entries`` when a daily result changes), the players' board and a player's profile (reads):
-their days played and won, win rate and the distribution of their moves in won games."""
+"""Players' statistics, the reads: the players' board and a player's profile (their days
+played and won, win rate and the distribution of their moves in won games). The daily wins and
+streaks they show are recomputed by ``boards.services.stats``."""
 
-from datetime import date, timedelta
+from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
@@ -15,32 +15,8 @@ from . import pages as reads
 
 User = get_user_model()
 Status = Submission.Status
-_SUBMISSIONS, _STATS = Submission._meta.db_table, PlayerStats._meta.db_table
+_SUBMISSIONS = Submission._meta.db_table
 HISTORY_ROWS = 366
-
-
-def stats_refresh(player_id: int) -> PlayerStats:
-    """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
-    marks the players' board changed after commit)."""
-    won_days = [day for day, in sql.run(
-        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
-        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND NOT "practice" AND "copy_of_id" IS NULL '
-        f'AND "daily_date" IS NOT NULL ORDER BY 1',
-        [player_id, Status.VERIFIED])]
-    best = run = 0
-    previous = None
-    for day in won_days:
-        run = run + 1 if previous and day - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    stats = PlayerStats(player_id=player_id, daily_wins=len(won_days), best_streak=best,
-                        last_streak=run if won_days else 0, last_win_date=previous)
-    sql.run(f'INSERT INTO "{_STATS}" ("player_id", "daily_wins", "best_streak", "last_streak", "last_win_date") '
-            f'VALUES (%s, %s, %s, %s, %s) ON CONFLICT ("player_id") DO UPDATE SET '
-            f'"daily_wins" = EXCLUDED."daily_wins", "best_streak" = EXCLUDED."best_streak", '
-            f'"last_streak" = EXCLUDED."last_streak", "last_win_date" = EXCLUDED."last_win_date"',
-            [player_id, stats.daily_wins, stats.best_streak, stats.last_streak, stats.last_win_date])
-    return stats
 
 
 def players_board(page: int, page_size: int) -> dict:

@@ -17,7 +17,7 @@ from ...core import cache, days, sql
 from ...record.models import BoardEntry, Submission
 from .. import freeze, index, order, rows
 from ..selectors import pages as reads
-from ..selectors import stats
+from . import stats
 
 log = logging.getLogger(__name__)
 Status = Submission.Status
@@ -175,6 +175,15 @@ def board_rebuild(board: str) -> int:
                                   for player, key, at, *values in found))
     cache.board_changed(board)
     return count
+
+
+def board_rebuild_claimed(board: str) -> int:
+    """``board_rebuild`` of a board whose rebuild ``board_rebuild_queue`` claimed and queued (the
+    task): the claim is released whatever happens."""
+    try:
+        return board_rebuild(board)
+    finally:
+        index.board_index().release_rebuild(board)
 
 
 def index_ensure(board: str) -> None:

@@ -11,7 +11,7 @@ from games import solver
 from ...core import days, sql
 from ...core.errors import Conflict, Invalid, refusal_words
 from ...record.models import Attempt, Submission
-from .. import deal as daily
+from . import deal as daily
 
 #: What a player sends to start today's deal without knowing its code.
 DAILY = "daily"
