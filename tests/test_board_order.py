@@ -3,6 +3,7 @@ sort as PostgreSQL does, the board names. Pure: no database, no Redis."""
 
 from datetime import date, datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -57,3 +58,13 @@ def test_board_names():
     assert order.daily_board(date(2026, 11, 30)) == "daily:2026-11-30"
     assert order.deal_board(42) == "deal:42"
     assert order.is_daily(order.daily_board(date(2026, 11, 30))) and not order.is_daily(order.deal_board(42))
+
+
+def test_a_board_name_is_parsed_back_into_the_board_it_names():
+    day, deal = order.Board(order.DAILY, day=date(2026, 11, 29)), order.Board(order.DEAL, number=12345)
+    assert (str(day), str(deal)) == ("daily:2026-11-29", "deal:12345")
+    assert order.Board.parse("daily:2026-11-29") == day and order.Board.parse(b"deal:12345") == deal
+    assert order.board_day(str(day)) == date(2026, 11, 29) and order.board_day(str(deal)) is None
+    for name in ("players", "daily:", "deal:12a", "daily:2026-13-01"):
+        with pytest.raises(ValueError):
+            order.Board.parse(name)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from ...core import cache, days, sql
 from ...core.errors import NotFound
 from ...record.models import BoardEntry, PlayerStats, Submission
+from .. import order
 from . import histogram
 from . import pages as reads
 
@@ -68,7 +69,7 @@ def daily_record(player_id: int) -> dict:
 def history_boards(username: str) -> list[str]:
     """The daily boards ``player_profile`` ranks the player on."""
     return list(BoardEntry.objects.filter(player__username=username, player__is_active=True,
-                                          board__startswith="daily:")
+                                          board__startswith=order.DAILY_PREFIX)
                 .order_by("-board").values_list("board", flat=True)[:HISTORY_ROWS])
 
 
@@ -79,7 +80,7 @@ def player_profile(username: str) -> dict:
     if player is None:
         raise NotFound(gettext("No player named %(username)s.") % {"username": repr(username)})
     stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)  # none yet: zeros
-    entries = (BoardEntry.objects.filter(player=player, board__startswith="daily:")
+    entries = (BoardEntry.objects.filter(player=player, board__startswith=order.DAILY_PREFIX)
                .select_related("submission").defer(*(f"submission__{name}" for name in _LOG_FIELDS))
                .order_by("-board")[:HISTORY_ROWS])
     history = [_history_row(entry.submission, (reads.rank_of(entry.board, player.pk) or 0) + 1) for entry in entries]

@@ -10,7 +10,7 @@ import time
 
 from django.conf import settings
 
-from .. import index
+from .. import index, order
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ def idle_boards_evict(now: float | None = None) -> list[str]:
     before = (time.time() if now is None else now) - settings.BOARD_IDLE_DAYS * 86400
     evicted = []
     for board in ranks.idle(before):
-        if board.startswith("deal:") and ranks.evict(board):
+        if order.is_deal(board) and ranks.evict(board):
             evicted.append(board)
     if evicted:
         log.info("evicted %d idle boards from Redis", len(evicted))
