@@ -120,6 +120,9 @@ class SubmissionOut(serializers.ModelSerializer):
     tempo = serializers.SerializerMethodField()
     archived = serializers.BooleanField(
         read_only=True, help_text="Its month was archived: the log is in the archive file, no longer here.")
+    on_boards = serializers.BooleanField(
+        read_only=True, help_text="The result ranks: verified, not hidden by staff, not flagged, not a practice "
+                                  "game and no copy of another player's log (what the boards and streaks count).")
     error = serializers.SerializerMethodField(
         help_text="Why the log was rejected, in the reader's language (empty unless rejected).")
     error_code = serializers.SerializerMethodField(
@@ -131,8 +134,8 @@ class SubmissionOut(serializers.ModelSerializer):
             "id", "attempt", "player", "deal", "deal_number", "daily_date", "status", "started_at",
             "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
             "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
-            "error", "error_code", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "actions", "times", "tempo",
-            "archived",
+            "error", "error_code", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "on_boards", "actions",
+            "times", "tempo", "archived",
         ]
 
     def _deal_visible(self, submission) -> bool:

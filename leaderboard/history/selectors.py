@@ -20,7 +20,7 @@ from datetime import date, timedelta
 from games import format_code
 
 from ..core import days, sql
-from ..record.models import DailyDeal, Submission
+from ..record.models import DailyDeal, Submission, on_boards_sql
 
 WON, LOST, PRACTICE, NONE = "won", "lost", "practice", "none"
 #: The months a calendar can show (first days): any month has a next one.
@@ -45,8 +45,7 @@ LEFT JOIN LATERAL (
            (array_agg(s."id" ORDER BY s."submitted_at" DESC, s."id" DESC) FILTER (WHERE s."practice"))[1] AS "latest"
     FROM (
         SELECT s."id", s."won", s."moves", s."rank_key", s."submitted_at",
-               s."daily_date" IS NOT NULL AND NOT s."practice" AND NOT s."flagged" AND s."copy_of_id" IS NULL
-                   AS "ranked",
+               s."daily_date" IS NOT NULL AND {on_boards_sql("s")} AS "ranked",
                s."practice" OR s."daily_date" IS NULL AS "practice"
         FROM "{_SUBMISSIONS}" s
         WHERE s."player_id" = %(player)s AND s."status" = %(verified)s AND NOT s."hidden"

@@ -66,15 +66,54 @@ class Attempt(models.Model):
         return self.daily_date is not None and not self.ranked
 
 
+class SubmissionStatus(models.TextChoices):
+    """A submission's life cycle: intake stores it ``PENDING``; a worker's claim makes it
+    ``VERIFYING`` (back to pending when the claim goes stale, or staff verify it again); the
+    replay ends it ``VERIFIED`` or ``REJECTED``. The plain SQL of every module names these."""
+
+    PENDING = "pending"
+    VERIFYING = "verifying"
+    VERIFIED = "verified"
+    REJECTED = "rejected"
+
+
+#: Not verified yet: stored, or claimed by a worker.
+UNFINISHED = (SubmissionStatus.PENDING, SubmissionStatus.VERIFYING)
+
+#: "On the boards", the one definition: a verified result that staff did not hide, that is not
+#: flagged, not a practice game and no copy. It ranks, and counts for the stats and streaks.
+#: ``Submission.on_boards`` (a row), ``Submission.objects.on_boards()`` (a queryset) and
+#: ``on_boards_sql`` (plain SQL) are made of it.
+ON_BOARDS = {"status": SubmissionStatus.VERIFIED, "hidden": False, "flagged": False, "practice": False,
+             "copy_of_id": None}
+
+
+def on_boards_sql(alias: str = "") -> str:
+    """``ON_BOARDS`` as a condition of plain SQL over the submissions table (as ``alias``)."""
+    column = f'{alias}."{{}}"' if alias else '"{}"'
+    terms = []
+    for name, value in ON_BOARDS.items():
+        if value is None:
+            terms.append(f"{column.format(name)} IS NULL")
+        elif isinstance(value, bool):
+            terms.append(column.format(name) if value else f"NOT {column.format(name)}")
+        else:
+            terms.append(f"{column.format(name)} = '{value}'")
+    return " AND ".join(terms)
+
+
+class SubmissionQuerySet(models.QuerySet):
+    def on_boards(self) -> "SubmissionQuerySet":
+        """The results on the boards (``ON_BOARDS``)."""
+        return self.filter(**ON_BOARDS)
+
+
 class Submission(models.Model):
     """The move log of one attempt, and what the verifier made of it. Partitioned by the UTC
-    month of its attempt's start, ``attempt_started_at`` (``leaderboard.partitions``)."""
+    month of its attempt's start, ``attempt_started_at`` (``history.services.partitions``)."""
 
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        VERIFYING = "verifying"
-        VERIFIED = "verified"
-        REJECTED = "rejected"
+    Status = SubmissionStatus
+    objects = SubmissionQuerySet.as_manager()
 
     # No Django constraint: Attempt is partitioned, its key in PostgreSQL is (id, started_at). The
     # database holds the composite key (attempt_id, attempt_started_at) instead (docs/partitions.md).
@@ -174,8 +213,8 @@ class Submission(models.Model):
 
     @property
     def on_boards(self) -> bool:
-        return (self.status == self.Status.VERIFIED and not self.hidden and not self.flagged
-                and not self.practice and self.copy_of_id is None)
+        """This result is on the boards (``ON_BOARDS``)."""
+        return all(getattr(self, name) == value for name, value in ON_BOARDS.items())
 
 
 class BoardEntry(models.Model):

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from worker import queued_tasks
 
+import games
 from leaderboard import tasks
 from leaderboard.models import Submission
 
@@ -56,6 +57,25 @@ def test_staff_reverify_a_submission(staff_client, make_player, play, today_deal
     submission = Submission.objects.get()
     assert submission.status == "verified" and submission.deliveries == 2
     assert ranked(client_for) == ["alice"]
+
+
+def test_a_result_verified_again_as_rejected_keeps_none_of_its_first_numbers(
+        staff_client, make_player, play, today_deal, won_game, client_for, monkeypatch,
+        django_capture_on_commit_callbacks):
+    first = play(make_player("alice"), daily_code(today_deal), won_game["actions"])
+    assert first["status"] == "verified" and first["score"] is not None and first["tempo"] is not None
+    sid = first["id"]
+    run_action(staff_client, "submission", "reverify", [sid], django_capture_on_commit_callbacks)
+    # The engine now refuses the log (a rule fixed since): the second verification rejects it.
+    monkeypatch.setattr(games, "replay", lambda code, actions: games.ReplayResult(ok=False, index=0, error="no"))
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.verify_submission(sid)
+    again = Submission.objects.get()
+    assert again.status == "rejected" and again.error == "no" and ranked(client_for) == []
+    stale = {name: getattr(again, name) for name in ("won", "score", "moves", "foundation", "undos", "take_backs",
+                                                     "stock_passes", "waste_to_column", "duration_ms", "clean",
+                                                     "rank_key", "tempo")}
+    assert stale == dict.fromkeys(stale)
 
 
 def test_staff_clear_a_plausibility_flag(staff_client, make_player, play, today_deal, won_game, client_for,

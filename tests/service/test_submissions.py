@@ -48,7 +48,7 @@ def test_a_won_log_is_verified_with_its_result(make_player, play, won_game):
     assert shown["status"] == "verified"
     assert (shown["won"], shown["score"], shown["moves"], shown["foundation"]) == (
         True, won_game["score"], won_game["moves"], 104)
-    assert shown["clean"] is True and shown["flagged"] is False
+    assert shown["clean"] is True and shown["flagged"] is False and shown["on_boards"] is True
     assert 30 * 60_000 <= shown["duration_ms"] < 31 * 60_000
     assert shown["actions"] == won_game["actions"]
 
@@ -70,7 +70,7 @@ def test_an_illegal_log_is_rejected_with_the_index_of_the_first_bad_action(make_
     expected = replay("EH1-N-AAAAAAF", ["s", "s", "1>2", "s"])
     assert shown["status"] == "rejected" and shown["error_index"] == 2 == expected.index
     assert "KC cannot go on AD" in shown["error"]
-    assert shown["won"] is None
+    assert shown["won"] is None and shown["on_boards"] is False
 
 
 def test_a_rejected_log_reads_in_the_readers_language(make_player, client_for, play):
@@ -188,7 +188,7 @@ def test_a_fresh_pending_submission_is_left_to_its_queued_task(make_player, clie
 
 def test_an_implausibly_fast_result_is_flagged_and_kept_off_the_board(make_player, play, won_game, client_for):
     shown = play(make_player(), won_game["deal"], won_game["actions"], minutes=0.01)
-    assert shown["status"] == "verified" and shown["flagged"] is True
+    assert shown["status"] == "verified" and shown["flagged"] is True and shown["on_boards"] is False
     number = parse_code(won_game["deal"]).number
     assert client_for().get(f"/api/leaderboards/deals/{number}/").json()["count"] == 0
 

@@ -9,13 +9,12 @@ from django.utils.translation import gettext
 
 from ...core import cache, days, sql
 from ...core.errors import NotFound
-from ...record.models import BoardEntry, PlayerStats, Submission
+from ...record.models import BoardEntry, PlayerStats, Submission, on_boards_sql
 from .. import order
 from . import histogram
 from . import pages as reads
 
 User = get_user_model()
-Status = Submission.Status
 _SUBMISSIONS = Submission._meta.db_table
 HISTORY_ROWS = 366
 
@@ -47,8 +46,7 @@ def current_streak(stats: PlayerStats, today: date) -> int:
 # and the fewest moves of its wins. The results that count are those of the streaks
 # (``stats_refresh``): verified, on the boards, not practice.
 _DAYS_PLAYED = (f'SELECT "daily_date", bool_or("won"), min("moves") FILTER (WHERE "won") FROM "{_SUBMISSIONS}" '
-                f'WHERE "player_id" = %s AND "status" = %s AND NOT "hidden" AND NOT "flagged" AND NOT "practice" '
-                f'AND "copy_of_id" IS NULL AND "daily_date" IS NOT NULL GROUP BY 1')
+                f'WHERE "player_id" = %s AND {on_boards_sql()} AND "daily_date" IS NOT NULL GROUP BY 1')
 
 
 def daily_record(player_id: int) -> dict:
@@ -57,7 +55,7 @@ def daily_record(player_id: int) -> dict:
     by its fewest moves), bucketed as a day's histogram is (``histogram.buckets``)."""
     played = won = 0
     moves: dict[int, int] = {}
-    for _day, day_won, day_moves in sql.run(_DAYS_PLAYED, [player_id, Status.VERIFIED]):
+    for _day, day_won, day_moves in sql.run(_DAYS_PLAYED, [player_id]):
         played += 1
         if day_won:
             won += 1

@@ -14,13 +14,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from ...core import cache, days, sql
-from ...record.models import BoardEntry, Submission
+from ...record.models import BoardEntry, Submission, on_boards_sql
 from .. import freeze, index, order, rows
 from ..selectors import pages as reads
 from . import stats
 
 log = logging.getLogger(__name__)
-Status = Submission.Status
 
 #: The Celery task that rebuilds a board's index (leaderboard.tasks.rebuild_board is registered
 #: under this name).
@@ -84,8 +83,7 @@ def _entry_recompute(board: str, submission: Submission) -> None:
     scope = {"daily_date": submission.daily_date} if order.is_daily(board) else {
         "deal_number": submission.deal_number, "daily_date__isnull": True}  # daily results: boards_of
     best = (
-        Submission.objects.filter(player_id=submission.player_id, status=Status.VERIFIED, hidden=False,
-                                  flagged=False, practice=False, copy_of__isnull=True, **scope)
+        Submission.objects.on_boards().filter(player_id=submission.player_id, **scope)
         .order_by("rank_key", "submitted_at", "pk").values_list("pk", "rank_key", "submitted_at").first()
     )
     if best is None:
@@ -107,13 +105,12 @@ def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
         f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
         f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
         f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
-        f'WHERE s."id" = %s AND s."status" = %s AND NOT s."hidden" AND NOT s."flagged" '
-        f'AND NOT s."practice" AND s."copy_of_id" IS NULL '
+        f'WHERE s."id" = %s AND {on_boards_sql("s")} '
         f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
         f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
         f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
         f'< (e."rank_key", e."submitted_at", e."submission_id") '
-        f'RETURNING e."board"', [boards, submission_id, Status.VERIFIED])]
+        f'RETURNING e."board"', [boards, submission_id])]
 
 
 def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -> None:

@@ -4,9 +4,8 @@
 from datetime import timedelta
 
 from ...core import sql
-from ...record.models import PlayerStats, Submission
+from ...record.models import PlayerStats, Submission, on_boards_sql
 
-Status = Submission.Status
 _SUBMISSIONS, _STATS = Submission._meta.db_table, PlayerStats._meta.db_table
 
 
@@ -14,10 +13,9 @@ def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
     won_days = [day for day, in sql.run(
-        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND "status" = %s '
-        f'AND "won" AND NOT "hidden" AND NOT "flagged" AND NOT "practice" AND "copy_of_id" IS NULL '
-        f'AND "daily_date" IS NOT NULL ORDER BY 1',
-        [player_id, Status.VERIFIED])]
+        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND {on_boards_sql()} '
+        f'AND "won" AND "daily_date" IS NOT NULL ORDER BY 1',
+        [player_id])]
     best = run = 0
     previous = None
     for day in won_days:

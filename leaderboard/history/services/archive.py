@@ -30,7 +30,13 @@ from games.lines import ArchiveCheck, check_archive
 from ...boards import order
 from ...boards.models import FrozenBoard
 from ...core import days, sql
-from ...record.models import ArchivedMonth, BoardEntry, DailyDeal, Submission
+from ...record.models import (
+    UNFINISHED,
+    ArchivedMonth,
+    BoardEntry,
+    DailyDeal,
+    Submission,
+)
 from . import partitions
 
 log = logging.getLogger(__name__)
@@ -107,7 +113,7 @@ def _refuse_open(month: date) -> None:
 
 def _refuse_unfinished(month: date) -> None:
     waiting = sql.run(f'SELECT count(*) FROM "{partitions.partition_name(SUBMISSIONS, month)}" '
-                      f'WHERE "status" IN (%s, %s)', [Submission.Status.PENDING, Submission.Status.VERIFYING])[0][0]
+                      f'WHERE "status" IN (%s, %s)', [*UNFINISHED])[0][0]
     if waiting:
         raise ArchiveRefused(f"{month:%Y-%m} has {waiting} submissions waiting for their verification")
 

@@ -9,13 +9,19 @@ from .intake import enqueue_verification
 
 Status = Submission.Status
 
+#: What the verifier wrote of a result, forgotten before it verifies the log again: a result
+#: verified again as rejected must not keep the numbers or the tempo profile of the first time.
+_UNVERIFIED = {
+    "verified_at": None, "won": None, "score": None, "moves": None, "foundation": None, "undos": None,
+    "take_backs": None, "stock_passes": None, "waste_to_column": None, "duration_ms": None, "clean": None,
+    "rank_key": None, "error_index": None, "error": "", "refusal": None, "tempo": None,
+}
+
 
 def submission_reverify(submission: Submission) -> None:
     """Staff: verify again from scratch (after a fix, or a doubt)."""
     with transaction.atomic():
-        Submission.objects.filter(pk=submission.pk).update(
-            status=Status.PENDING, claim=None, rank_key=None, won=None, error_index=None, error="",
-        )
+        Submission.objects.filter(pk=submission.pk).update(status=Status.PENDING, claim=None, **_UNVERIFIED)
         submission.refresh_from_db()
         entries.boards_refresh(submission)
         transaction.on_commit(lambda: enqueue_verification(submission.pk))
