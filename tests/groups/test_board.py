@@ -128,7 +128,7 @@ def test_around_me_answers_as_the_days_board(day):
 
 def test_from_postgresql_when_the_index_is_not_ready_or_redis_is_away(day, monkeypatch):
     expected = group_board(day["people"]["ann"], day["group"])
-    # The index lost: read from PostgreSQL, and rebuilt by the view (a small board) for the next.
+    # The index lost: rebuilt by the board's store (a small board), then read.
     ranks = index.board_index()
     ranks.drop(board_key_of_today())
     assert group_board(day["people"]["ann"], day["group"]) == expected
@@ -139,11 +139,11 @@ def test_from_postgresql_when_the_index_is_not_ready_or_redis_is_away(day, monke
 
 
 def test_without_the_index_the_record_ranks_the_same(day, monkeypatch):
-    """The PostgreSQL read itself (the view's rebuild kept away): the same rows as the index's."""
+    """The PostgreSQL read itself (the store's rebuild kept away): the same rows as the index's."""
     from leaderboard.boards.services import entries
 
     expected = group_board(day["people"]["ann"], day["group"])
-    monkeypatch.setattr(entries, "index_ensure", lambda board: None)
+    monkeypatch.setattr(entries, "index_prepare", lambda board: None)
     index.board_index().drop(board_key_of_today())
     assert group_board(day["people"]["ann"], day["group"]) == expected
     assert not index.board_index().is_ready(board_key_of_today())
@@ -182,7 +182,7 @@ def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
     from service.test_freeze import redis_keys, seed
 
     from leaderboard.boards import freeze, order
-    from leaderboard.boards.selectors import pages as reads
+    from leaderboard.boards.services import entries
     from leaderboard.core import days
 
     closed = days.today() - timedelta(days=3)
@@ -205,7 +205,7 @@ def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
     with django_capture_on_commit_callbacks(execute=True):
         assert freeze.days_freeze() == [board]
     assert redis_keys(clean_redis, board) == []
-    monkeypatch.setattr(reads, "BIG_BOARD_ENTRIES", 0)  # as for a million: no ranking pass
+    monkeypatch.setattr(entries, "BIG_BOARD_ENTRIES", 0)  # as for a million: no ranking pass
     assert answers() == before
     assert redis_keys(clean_redis, board) == []  # read from PostgreSQL: no index rebuilt
     day_ranks = [row["day_rank"] for row in json.loads(before[0])["results"]]

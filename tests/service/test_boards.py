@@ -4,7 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code
-from leaderboard.boards import index, order
+from leaderboard.boards import index, order, store
 from leaderboard.boards.selectors import pages as reads
 from leaderboard.boards.services import entries
 from leaderboard.core import days
@@ -123,9 +123,9 @@ def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal,
     key = board_key(today_deal)
 
     def snapshot():
-        entries.index_ensure(key)  # as a view does before reading
+        entries.index_ensure(key)  # as the store does before reading
         ranks = {e.player_id: reads.rank_of(key, e.player_id) for e in BoardEntry.objects.filter(board=key)}
-        return reads._page(key, 0, 10), ranks
+        return store.store_for(key).page(0, 10), ranks
 
     from_redis = snapshot()
     assert index.board_index().is_ready(key)  # the first snapshot was read from Redis

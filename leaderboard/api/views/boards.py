@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from ...boards.order import daily_board, deal_board
 from ...boards.selectors import histogram, stats
 from ...boards.selectors import pages as reads
-from ...boards.services import entries
 from ...core import days
 from ...core.errors import Invalid, NotFound
 from ...history import selectors as calendar
@@ -32,10 +31,8 @@ class BoardView(LiveView):
                 raise Invalid(_("around takes only the value 'me'."), code="invalid_parameter")
             if not request.user.is_authenticated:
                 raise NotAuthenticated(_("Log in to see your own rank."))
-            entries.index_ensure(board)
             return self.live_answer(reads.board_around(board, request.user, radius=size // 2))
         page = int_param(request, "page", 1, 1, 1_000_000)
-        entries.index_ensure(board)
         return self.live_answer(*reads.board_page_at(board, page, size))
 
 
@@ -101,7 +98,6 @@ class PlayerView(APIView):
 
     @extend_schema(responses={200: ProfileOut, **ERRORS})
     def get(self, request, username: str):
-        entries.indexes_ensure(stats.history_boards(username))  # the history's ranks
         return Response(stats.player_profile(username))
 
 

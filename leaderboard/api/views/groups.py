@@ -15,7 +15,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ...boards.order import daily_board
-from ...boards.services import entries
 from ...core import days
 from ...core.errors import Invalid, NotFound
 from ...groups import selectors, services
@@ -149,7 +148,6 @@ class GroupDayBoardView(LiveView, _GroupView):
         around = request.query_params.get("around")
         if around is not None and around != "me":
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
-        entries.index_ensure(daily_board(when))  # a lost index rebuilt, as for the day's board
         if around:
             return self.live_answer(selectors.group_board_around(group_id, members, when, request.user,
                                                                  radius=size // 2))

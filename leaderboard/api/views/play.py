@@ -8,8 +8,6 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ...boards.order import daily_board
-from ...boards.services import entries
 from ...core import days
 from ...core.errors import TooLarge
 from ...play.selectors import submissions as submission_reads
@@ -40,7 +38,6 @@ class DailyView(APIView):
         when = date_param(day) if day else today
         if when == today:
             daily_deal_ensure(today)  # beat stores it ahead; else this first reader does
-            entries.index_ensure(daily_board(today))  # its size is read from the index
         return Response(DailyDealOut(daily_deal(when, request.user)).data)
 
 

@@ -11,8 +11,8 @@ from ...core import cache, days, sql
 from ...core.errors import NotFound
 from ...record.models import BoardEntry, PlayerStats, Submission, on_boards_sql
 from .. import order
+from ..store import stores_for
 from . import histogram
-from . import pages as reads
 
 User = get_user_model()
 _SUBMISSIONS = Submission._meta.db_table
@@ -64,13 +64,6 @@ def daily_record(player_id: int) -> dict:
             "moves_distribution": histogram.buckets(moves)}
 
 
-def history_boards(username: str) -> list[str]:
-    """The daily boards ``player_profile`` ranks the player on."""
-    return list(BoardEntry.objects.filter(player__username=username, player__is_active=True,
-                                          board__startswith=order.DAILY_PREFIX)
-                .order_by("-board").values_list("board", flat=True)[:HISTORY_ROWS])
-
-
 def player_profile(username: str) -> dict:
     """A player's stats and their daily results, newest first: each day's ranked result with the
     rank it earned, then that day's practice games (verified, never ranked: no rank)."""
@@ -81,7 +74,8 @@ def player_profile(username: str) -> dict:
     entries = (BoardEntry.objects.filter(player=player, board__startswith=order.DAILY_PREFIX)
                .select_related("submission").defer(*(f"submission__{name}" for name in _LOG_FIELDS))
                .order_by("-board")[:HISTORY_ROWS])
-    history = [_history_row(entry.submission, (reads.rank_of(entry.board, player.pk) or 0) + 1) for entry in entries]
+    stores = stores_for([entry.board for entry in entries])  # one look at all their indexes
+    history = [_history_row(entry.submission, (stores[entry.board].rank(player.pk) or 0) + 1) for entry in entries]
     practice = (Submission.objects.filter(player=player, status=Submission.Status.VERIFIED, hidden=False,
                                           flagged=False, daily_date__isnull=False, attempt__ranked=False)
                 .defer(*_LOG_FIELDS).order_by("-daily_date", "-submitted_at")[:HISTORY_ROWS])

@@ -16,10 +16,15 @@ from django.db import transaction
 from ...core import cache, days, sql
 from ...record.models import BoardEntry, Submission, on_boards_sql
 from .. import freeze, index, order, rows
-from ..selectors import pages as reads
 from . import stats
 
 log = logging.getLogger(__name__)
+
+# A board with more entries than this is "big": its lost index is rebuilt by a task, not inside
+# the request that finds it missing (a million entries take about half a minute, past any
+# request's time limit), and its ranks are never counted in PostgreSQL per request (a count or
+# an OFFSET over a million entries takes seconds): while its index is away, reads are a 503.
+BIG_BOARD_ENTRIES = 50_000
 
 #: The Celery task that rebuilds a board's index (leaderboard.tasks.rebuild_board is registered
 #: under this name).
@@ -184,18 +189,22 @@ def board_rebuild_claimed(board: str) -> int:
 
 
 def index_ensure(board: str) -> None:
-    """Prepare the board's Redis index for its readers (a view calls this before reading): when
-    it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small board, or queue
-    the rebuild for a big one (``reads.BIG_BOARD_ENTRIES``; its readers get a 503 until then).
-    Nothing when another process is rebuilding it, or Redis is away: readers then rank from
-    PostgreSQL where they may."""
+    """``index_prepare``, unless the board is frozen (read from PostgreSQL: it has no index)."""
+    if not freeze.is_frozen(board):
+        index_prepare(board)
+
+
+def index_prepare(board: str) -> None:
+    """Prepare a board's Redis index for its readers (``store.store_for`` calls this before a
+    read): when it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small
+    board, or queue the rebuild for a big one (``BIG_BOARD_ENTRIES``; its readers get a 503
+    until then). Nothing when another process is rebuilding it, or Redis is away: readers then
+    rank from PostgreSQL where they may. One round trip when the index is whole."""
     ranks = index.board_index()
     try:
-        if freeze.is_frozen(board):  # read from PostgreSQL: no index
-            return
         if ranks.is_ready(board) or not ranks.claim_rebuild(board):
             return
-        if reads.is_big(board):
+        if is_big(board):
             board_rebuild_queue(board)  # the task holds the claim from here
             return
         try:
@@ -206,21 +215,26 @@ def index_ensure(board: str) -> None:
         log.warning("ranking index of %s not prepared", board, exc_info=True)
 
 
-def indexes_ensure(boards: list[str]) -> None:
-    """``index_ensure`` of each board whose index is not whole, after one round trip for all."""
+def indexes_prepare(boards: list[str]) -> None:
+    """``index_prepare`` of each of ``boards`` (none frozen) whose index is not whole, after
+    one round trip for all."""
     try:
-        frozen = freeze.frozen_boards(boards)
-        boards = [board for board in boards if board not in frozen]
         lost = [board for board, ready in zip(boards, index.board_index().are_ready(boards)) if not ready]
     except Exception:
         log.warning("ranking indexes of %d boards not checked", len(boards), exc_info=True)
         return
     for board in lost:
-        index_ensure(board)
+        index_prepare(board)
+
+
+def is_big(board: str) -> bool:
+    """More than ``BIG_BOARD_ENTRIES`` entries: a bounded index read, not a count."""
+    beyond = BoardEntry.objects.filter(board=board).order_by().values_list("pk", flat=True)
+    return bool(beyond[BIG_BOARD_ENTRIES:BIG_BOARD_ENTRIES + 1])
 
 
 def board_rebuild_queue(board: str) -> None:
-    """Queue ``board_rebuild`` for a board whose index ``index_ensure`` claimed
+    """Queue ``board_rebuild`` for a board whose index ``index_prepare`` claimed
     (``claim_rebuild``); the task releases the claim. If the broker is away, the claim is
     released at once so the next reader tries again."""
     try:
