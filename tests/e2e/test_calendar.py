@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from history.conftest import deal_of, result
+from leaderboard_fixtures.history import deal_of, result
 from leaderboard.core import days
 from leaderboard.boards.services.stats import stats_refresh
 
