@@ -33,6 +33,7 @@ REBUILD_TASK = "leaderboard.tasks.rebuild_board"
 # The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ENTRIES = Submission._meta.db_table, BoardEntry._meta.db_table
 _USERS = get_user_model()._meta.db_table
+_ON_BOARDS = on_boards_sql("s")  # written once: the verification's hot statement
 
 
 def boards_of(submission: Submission) -> list[str]:
@@ -110,7 +111,7 @@ def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
         f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
         f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
         f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
-        f'WHERE s."id" = %s AND {on_boards_sql("s")} '
+        f'WHERE s."id" = %s AND {_ON_BOARDS} '
         f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
         f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
         f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '

@@ -7,13 +7,14 @@ from ...core import sql
 from ...record.models import PlayerStats, Submission, on_boards_sql
 
 _SUBMISSIONS, _STATS = Submission._meta.db_table, PlayerStats._meta.db_table
+_ON_BOARDS = on_boards_sql()
 
 
 def stats_refresh(player_id: int) -> PlayerStats:
     """Daily wins and streaks, recomputed from the player's verified daily wins (the caller
     marks the players' board changed after commit)."""
     won_days = [day for day, in sql.run(
-        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND {on_boards_sql()} '
+        f'SELECT DISTINCT "daily_date" FROM "{_SUBMISSIONS}" WHERE "player_id" = %s AND {_ON_BOARDS} '
         f'AND "won" AND "daily_date" IS NOT NULL ORDER BY 1',
         [player_id])]
     best = run = 0
