@@ -414,8 +414,8 @@ class PlayerGames:
 
     @staticmethod
     def _check(times: list[int]) -> None:
-        from leaderboard import tempo
-        from leaderboard.submissions import verification
+        from leaderboard.play import tempo
+        from leaderboard.play.services import verification
 
         found = tempo.flags(tempo.profile(times), verification.tempo_rules())
         if found:

@@ -25,7 +25,7 @@ DAY = date(2026, 9, 5)
 def sizes(month: date) -> dict:
     from django.db import connection
 
-    from leaderboard import partitions
+    from leaderboard.history.services import partitions
 
     with connection.cursor() as cursor:
         found = {}
@@ -40,7 +40,7 @@ def seed(players: int) -> None:
     from django.db import connection
 
     from games import replay
-    from leaderboard import partitions
+    from leaderboard.history.services import partitions
     from leaderboard.boards import freeze
 
     month = partitions.month_of(DAY)
@@ -77,7 +77,7 @@ def main() -> None:
     _stack.migrate()
     from django.core.management import call_command
 
-    from leaderboard import archive, partitions
+    from leaderboard.history.services import archive, partitions
 
     month = partitions.month_of(DAY)
     results = {"machine": _stack.machine(), "players": players, "month": f"{month:%Y-%m}"}

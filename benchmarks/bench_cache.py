@@ -37,8 +37,8 @@ def rounds(count: int) -> dict[str, float]:
     """Microseconds of CPU per call of each step, over ``count`` rounds."""
     from django.core.cache import cache
 
-    from leaderboard import cache as page_cache
-    from leaderboard import throttling
+    from leaderboard.core import cache as page_cache
+    from leaderboard.api import throttling
     from leaderboard.boards import index, order
 
     redis_index = index.board_index()

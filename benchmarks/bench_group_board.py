@@ -42,7 +42,7 @@ DAY: date  # today, by the server's clock (set in main): the open day, served by
 
 
 def rebuild(board: str) -> int:
-    from leaderboard.boards import entries
+    from leaderboard.boards.services import entries
 
     return entries.board_rebuild(board)
 
@@ -177,7 +177,7 @@ def main() -> None:
     _stack.django_setup()
     _stack.migrate()
     global DAY
-    from leaderboard import days
+    from leaderboard.core import days
     DAY = days.today()
     results = {"machine": _stack.machine(), "players": players, "group": GROUP_SIZE, "day": DAY.isoformat(),
                "seconds": seconds}

@@ -67,7 +67,7 @@ def main() -> None:
 
     import _seed
     from games import format_code, parse_code
-    from leaderboard import days
+    from leaderboard.core import days
     from leaderboard.models import Attempt, Submission
 
     game = _stack.won_games()[0]

@@ -47,7 +47,8 @@ def seed(players: int, reuse: bool) -> dict:
     from django.db import connection
 
     import _seed
-    from leaderboard.boards import entries, index, order
+    from leaderboard.boards.services import entries
+    from leaderboard.boards import index, order
     from leaderboard.models import BoardEntry
 
     board = order.daily_board(DAY)
@@ -187,7 +188,7 @@ class Bumper(threading.Thread):
         r["cpu"]["cpu_s"]["client"] = round(r["cpu"]["cpu_s"]["client"] - r["cpu"]["bumper_s"], 2)
 
     def run(self):
-        from leaderboard import cache
+        from leaderboard.core import cache
 
         start = time.monotonic()
         cpu = time.thread_time()
@@ -251,7 +252,7 @@ def main() -> None:
                     for paced in (None,) if args.no_paced else (None, rate):
                         label = f"{name} {'live' if live else 'idle'} {'paced' if paced else 'max'}"
                         if name == "deep":  # start cold: no page cached by an earlier run
-                            from leaderboard import cache as page_cache
+                            from leaderboard.core import cache as page_cache
                             page_cache.board_changed(board)
                         bumped = bumper.cpu_s if bumper else 0.0
                         results[label] = _stack.target_run(

@@ -79,8 +79,9 @@ def seed(players: int, reuse: bool) -> dict:
     from django.contrib.auth import get_user_model
 
     import _seed
-    from leaderboard import days
-    from leaderboard.boards import entries, index, order
+    from leaderboard.core import days
+    from leaderboard.boards.services import entries
+    from leaderboard.boards import index, order
     from leaderboard.models import BoardEntry
 
     day = days.today()
@@ -197,7 +198,7 @@ def main() -> None:
     _stack.django_setup()
     _stack.migrate()
     from bench_leaderboard import Bumper
-    from leaderboard import days
+    from leaderboard.core import days
     from leaderboard.boards import order
 
     results = {"machine": _stack.machine(), "players": players, "seconds": seconds, "rate": args.rate,

@@ -110,7 +110,7 @@ def seed_day(count: int, results: dict, tokens: bool):
     import _seed
     import redis
     from games import format_code, parse_code
-    from leaderboard import days
+    from leaderboard.core import days
 
     game = _stack.won_games()[0]
     logs = _stack.PlayerGames(game)
@@ -132,7 +132,8 @@ def seed_day(count: int, results: dict, tokens: bool):
 
 def expected_boards(today, number) -> dict[str, bool]:
     """Which of the day's board and its deal's board a daily result ranks on (entries.boards_of)."""
-    from leaderboard.boards import entries, order
+    from leaderboard.boards.services import entries
+    from leaderboard.boards import order
     from leaderboard.models import Submission
 
     on = entries.boards_of(Submission(deal_number=number, daily_date=today))
@@ -154,7 +155,7 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
                "celery": f"prefork --concurrency={concurrency}"}
     game, number, today, client, _, logs = seed_day(count, results, tokens=False)
     from games import compact
-    from leaderboard.submissions import intake
+    from leaderboard.play.services import intake
 
     attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
                                                                         "daily_date", "started_at"))

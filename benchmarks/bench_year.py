@@ -165,13 +165,14 @@ class Year:
     # the clock: beat's first run after ``day``'s eve became final
     @staticmethod
     def beat_time(day):
-        from leaderboard import days
+        from leaderboard.core import days
 
         return days.day_accepts_until(day - timedelta(days=1)) + timedelta(minutes=10)
 
     def beat(self, day) -> dict:
         """The freeze and the eviction, as beat's tasks call them, at the simulated clock."""
-        from leaderboard.boards import freeze, idle
+        from leaderboard.boards import freeze
+        from leaderboard.boards.services import idle
 
         now = self.last_beat = self.beat_time(day)
         t = time.perf_counter()
@@ -187,7 +188,7 @@ class Year:
     def play(self, k: int, day) -> dict:
         """Day ``k``'s daily results (bulk) and index (the service's rebuild), then its numbered plays."""
         import _seed
-        from leaderboard.boards import entries
+        from leaderboard.boards.services import entries
         from tests.fairplay.timing import human_times
 
         players = self.args.players
@@ -224,7 +225,8 @@ class Year:
         from django.db import transaction
 
         from games.deal import MAX_DEAL
-        from leaderboard.boards import entries, index
+        from leaderboard.boards.services import entries
+        from leaderboard.boards import index
         from leaderboard.models import Submission
 
         rng = random.Random(f"numbered-{k}")
@@ -261,7 +263,7 @@ class Year:
     def _reads(self, board: str) -> dict:
         from django.contrib.auth import get_user_model
 
-        from leaderboard.boards import reads
+        from leaderboard.boards.selectors import pages as reads
 
         players = self.args.players
         rng = random.Random(board)
@@ -419,7 +421,7 @@ def main() -> int:
     import _seed
     from django.conf import settings
 
-    from leaderboard import days
+    from leaderboard.core import days
 
     args.idle_days = settings.BOARD_IDLE_DAYS
     # The simulated days end two days before the real today: each of them, and its grace, is

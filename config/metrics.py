@@ -178,7 +178,7 @@ class RedisCollector:
     def collect(self):
         from django_redis import get_redis_connection
 
-        from leaderboard import days
+        from leaderboard.core import days
         from leaderboard.boards import index, order
 
         queue = GaugeMetricFamily("easyharp_queue_length", "Tasks waiting in the broker's queue.", labels=["queue"])
@@ -217,7 +217,7 @@ class RedisCollector:
 def task_succeeded(task_name: str, result) -> None:
     """After a task succeeded in the worker (config/celery.py): a verification's outcome, or a
     periodic task's last success."""
-    from leaderboard.submissions import intake
+    from leaderboard.play.services import intake
 
     if task_name == intake.VERIFY_TASK:
         if result is not None:  # None: a duplicate delivery, which changed nothing

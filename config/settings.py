@@ -221,7 +221,7 @@ TEMPLATES = [
 ]
 
 # --------------------------------------------------------------------------------------
-# Database: PostgreSQL only (the hot paths are plain PostgreSQL SQL, leaderboard/sql.py).
+# Database: PostgreSQL only (the hot paths are plain PostgreSQL SQL, leaderboard/core/sql.py).
 # --------------------------------------------------------------------------------------
 
 DATABASE_URL = env_str("DATABASE_URL", "") or "postgres://postgres@127.0.0.1:5432/easyharp"
@@ -340,21 +340,21 @@ MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
 # day's solution and every player's log of it are public from then on.
 DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
 # A numbered deal's Redis index with no write for this many days is dropped (beat); the next
-# reader rebuilds it from PostgreSQL (leaderboard/boards/idle.py).
+# reader rebuilds it from PostgreSQL (leaderboard/boards/services/idle.py).
 BOARD_IDLE_DAYS = env_int("BOARD_IDLE_DAYS", 7, min_value=1)
 # The monthly partitions of attempts and submissions that beat keeps ahead of the current month
-# (leaderboard/partitions.py, docs/partitions.md).
+# (leaderboard/history/services/partitions.py, docs/partitions.md).
 PARTITION_MONTHS_AHEAD = env_int("PARTITION_MONTHS_AHEAD", 3, min_value=1)
 # Where manage.py archive_month writes a closed month's games (docs/partitions.md).
-# By default in make run's git-ignored data folder (config.stack.data_dir: EASYHARP_DATA_DIR or .local).
-from config.stack import data_dir as _data_dir  # noqa: E402 (the standard library only)
+# By default in make run's git-ignored data folder (config.paths.data_dir: EASYHARP_DATA_DIR or .local).
+from config.paths import data_dir as _data_dir  # noqa: E402 (the standard library only)
 
 ARCHIVE_DIR = Path(env_str("ARCHIVE_DIR", "") or _data_dir() / "archive").resolve()
 # A player's first this many attempts at a day's deal are ranked; later ones are practice.
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
 # How far a submission's last action time may pass the server's duration (network, clock drift).
 TIMES_SLACK_MS = env_int("TIMES_SLACK_MS", 2000, min_value=0)
-# The tempo rules' thresholds (leaderboard.tempo.TempoRules,
+# The tempo rules' thresholds (leaderboard.play.tempo.TempoRules,
 # submissions.verification.tempo_rules; docs/fair-play.md).
 TEMPO_MIN_ACTIONS = env_int("TEMPO_MIN_ACTIONS", 50, min_value=1)
 TEMPO_MIN_MEDIAN_MS = env_float("TEMPO_MIN_MEDIAN_MS", 150, min_value=0)
@@ -388,15 +388,15 @@ if PROMETHEUS_MULTIPROC_DIR and not Path(PROMETHEUS_MULTIPROC_DIR).is_dir():
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes "not logged in" a 401, not a 403.
-        # DRF's TokenAuthentication with the lookup cached (leaderboard/authentication.py).
-        "leaderboard.authentication.CachedTokenAuthentication",
+        # DRF's TokenAuthentication with the lookup cached (leaderboard/accounts/authentication.py).
+        "leaderboard.accounts.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PARSER_CLASSES": ["leaderboard.api_errors.SafeJSONParser"],
-    "EXCEPTION_HANDLER": "leaderboard.api_errors.api_exception_handler",
-    # DRF's scoped rates counted in a fixed window with one Redis INCR (leaderboard/throttling.py).
-    "DEFAULT_THROTTLE_CLASSES": ["leaderboard.throttling.ScopedCountThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["leaderboard.api.errors.SafeJSONParser"],
+    "EXCEPTION_HANDLER": "leaderboard.api.errors.api_exception_handler",
+    # DRF's scoped rates counted in a fixed window with one Redis INCR (leaderboard/api/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["leaderboard.api.throttling.ScopedCountThrottle"],
     # Proxies in front that append the client's address to X-Forwarded-For: the throttles
     # count the address the nearest one saw. Unset, DRF would take the whole header as the
     # client wrote it, and a forged header would get past every per-address throttle.
@@ -500,13 +500,13 @@ CONTENT_SECURITY_POLICY = {
 # django-axes locks the admin's log-in after AXES_FAILURE_LIMIT failures of one username from
 # one address (the address the API's throttles count), for AXES_COOLOFF_SECONDS. The API's
 # log-in has its own per-address throttle (THROTTLE_LOGIN) and is left to it: axes neither
-# locks nor records it (leaderboard.authentication.AdminLoginAxesHandler).
+# locks nor records it (leaderboard.accounts.authentication.AdminLoginAxesHandler).
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, min_value=1)
 AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 900, min_value=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_ONLY_ADMIN_SITE = True
-AXES_HANDLER = "leaderboard.authentication.AdminLoginAxesHandler"
-AXES_CLIENT_IP_CALLABLE = "leaderboard.authentication.client_address"
+AXES_HANDLER = "leaderboard.accounts.authentication.AdminLoginAxesHandler"
+AXES_CLIENT_IP_CALLABLE = "leaderboard.accounts.authentication.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner: every manage.py command (manage.py deal's JSON on stdout/stderr) stays clean.
 AXES_VERBOSE = False

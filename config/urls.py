@@ -13,7 +13,7 @@ from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.metrics import metrics_view
-from leaderboard.api_errors import UNAVAILABLE, api_not_found, error_body
+from leaderboard.api.errors import UNAVAILABLE, api_not_found, error_body
 
 
 @never_cache
@@ -80,7 +80,7 @@ urlpatterns = [
     # a file too (the split view): nothing inline, nothing from a CDN, under the CSP.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/swagger_ui.html"),
          name="swagger-ui"),
-    path("api/", include("leaderboard.urls")),
+    path("api/", include("leaderboard.api.urls")),
     # The language switch (Django's set_language: a POST that sets the language cookie) and
     # the ES modules' translations (locale/*/djangojs.po), a classic script base.html loads.
     path("i18n/", include("django.conf.urls.i18n")),

@@ -10,7 +10,12 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponseBadRequest, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.html import format_html_join
@@ -18,10 +23,17 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from . import moderation, tempo
-from .authentication import forget_users
-from .models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, PlayerStats, Submission
-from .submissions import verification
+from .accounts.authentication import forget_users
+from .play import tempo
+from .play.services import moderation, verification
+from .record.models import (
+    Attempt,
+    BoardEntry,
+    DailyDeal,
+    FlaggedSubmission,
+    PlayerStats,
+    Submission,
+)
 
 User = get_user_model()
 

@@ -6,4 +6,4 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects what keeps the caches true to the record)
+        from .accounts import signals  # noqa: F401  (connects what keeps the caches true to the record)

@@ -6,10 +6,13 @@ from datetime import timedelta
 
 from celery import shared_task
 
-from . import daily, days, partitions
-from .boards import entries, freeze, idle, index
+from .boards import freeze
+from .boards.services import entries, idle
+from .core import days
+from .history.services import partitions
 from .models import Submission
-from .submissions import intake, verification
+from .play.services import deal as daily
+from .play.services import intake, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -43,10 +46,7 @@ def reconcile_boards() -> list[str]:
 def rebuild_board(board: str) -> int:
     """A board's index, lost in Redis, reloaded from PostgreSQL (queued by the first reader that
     found it missing, who claimed the rebuild for this task)."""
-    try:
-        return entries.board_rebuild(board)
-    finally:
-        index.board_index().release_rebuild(board)
+    return entries.board_rebuild_claimed(board)
 
 
 # A million-entry day's freeze rewrites a million entries: minutes, not the default 60 s limit

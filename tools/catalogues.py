@@ -46,9 +46,6 @@ DOMAINS = {"django": (".py", ".html", ".txt"), "djangojs": (".js",)}
 #: The languages with catalogues: every language but the one the msgids are written in.
 TRANSLATED = tuple(code for code, _name in settings.LANGUAGES if code != "en")
 SKIP_DIRS = {"__pycache__", "tests", "node_modules", "staticfiles"}
-#: The launcher behind make run / make test marks its console messages for the standard
-#: library's gettext (it runs before Django can be imported): no catalogue here serves them.
-SKIP_FILES = {"config/stack.py"}
 PROJECT = "Easy Harp Daily"
 
 # xgettext's keywords for Python and JavaScript plus the ones makemessages adds (in Babel's
@@ -82,8 +79,7 @@ def source_files(domain: str) -> Iterator[Path]:
     for top in SOURCE_ROOTS:
         for path in sorted((ROOT / top).rglob("*")):
             relative = path.relative_to(ROOT)
-            if (path.suffix in suffixes and path.is_file() and not SKIP_DIRS & set(relative.parts)
-                    and relative.as_posix() not in SKIP_FILES):
+            if path.suffix in suffixes and path.is_file() and not SKIP_DIRS & set(relative.parts):
                 yield path
 
 

@@ -18,9 +18,10 @@ from datetime import date, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import cache, days, sql
-from ..models import BoardEntry, DailyDeal, FrozenBoard
+from ..core import cache, days, sql
+from ..record.models import BoardEntry, DailyDeal
 from . import index, order, rows
+from .models import FrozenBoard
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +46,10 @@ _RANK_OF = f'SELECT "rank" FROM "{_ENTRIES}" WHERE "board" = %s AND "player_id" 
 _SIZE = f'SELECT "entries" FROM "{_FROZEN}" WHERE "board" = %s'
 
 
-def board_day(board: str) -> date | None:
-    """The day of a daily board; None for any other board."""
-    return date.fromisoformat(board.removeprefix("daily:")) if order.is_daily(board) else None
-
-
 def is_final(board: str, now: datetime | None = None) -> bool:
     """A daily board whose day is final (only such a board can be frozen); ``now``: as for
     ``days.day_final``."""
-    day = board_day(board)
+    day = order.board_day(board)
     return day is not None and days.day_final(day, now)
 
 

@@ -1,4 +1,5 @@
-"""The ranking order, packed into one integer: pure Python, no Django, no Redis.
+"""The ranking order, packed into one integer, and the boards' names (``Board``): pure Python,
+no Django, no Redis.
 
 Order on every board: every result without hints before every result with hints; within
 each, wins before losses. Wins: fewer moves, then higher score, then shorter duration.
@@ -68,18 +69,58 @@ def rank_parts(key: int) -> RankParts:
     return RankParts(won, hinted, moves, SCORE_CAP - points, seconds, DECK - missing)
 
 
+class Board(NamedTuple):
+    """A board's name as a value: a day's board ``Board("daily", day=...)`` or a numbered deal's
+    ``Board("deal", number=...)``. ``str()`` is the name the record and the index store
+    ("daily:2026-11-29", "deal:12345"); ``parse`` reads one back, the only place that does."""
+
+    kind: str
+    day: date | None = None
+    number: int | None = None
+
+    def __str__(self) -> str:
+        return f"{DAILY}:{self.day.isoformat()}" if self.kind == DAILY else f"{DEAL}:{self.number}"
+
+    @classmethod
+    def parse(cls, name: str | bytes) -> "Board":
+        """The board named ``name``; ValueError for a name that is no board's."""
+        if isinstance(name, bytes):
+            name = name.decode()
+        kind, _, rest = name.partition(":")
+        if kind == DAILY:
+            return cls(DAILY, day=date.fromisoformat(rest))
+        if kind == DEAL and rest.isascii() and rest.isdigit():
+            return cls(DEAL, number=int(rest))
+        raise ValueError(f"not a board's name: {name!r}")
+
+
+#: The kinds of board, and the start of every name of a kind (``DAILY_PREFIX``: a prefix
+#: query of the day boards in PostgreSQL).
+DAILY, DEAL = "daily", "deal"
+DAILY_PREFIX, DEAL_PREFIX = f"{DAILY}:", f"{DEAL}:"
+
+
 def daily_board(day: date) -> str:
     """The board of ``day``'s deal of the day: the ranked attempts started that UTC day."""
-    return f"daily:{day.isoformat()}"
+    return str(Board(DAILY, day=day))
 
 
 def deal_board(number: int) -> str:
     """The board of a numbered deal: the attempts played as that deal number."""
-    return f"deal:{number}"
+    return str(Board(DEAL, number=number))
 
 
 def is_daily(board: str) -> bool:
-    return board.startswith("daily:")
+    return board.startswith(DAILY_PREFIX)
+
+
+def is_deal(board: str) -> bool:
+    return board.startswith(DEAL_PREFIX)
+
+
+def board_day(board: str) -> date | None:
+    """The day of a daily board; None for any other board."""
+    return Board.parse(board).day if is_daily(board) else None
 
 
 def member(submitted_at: datetime, submission_id: int) -> str:

@@ -9,9 +9,9 @@ except the player's name (a rename rewrites their rows, ``entries.player_rows_re
 
 from django.contrib.auth import get_user_model
 
-from .. import sql
-from ..models import Submission
-from ..rendering import json_bytes
+from ..core import sql
+from ..core.rendering import json_bytes
+from ..record.models import Submission
 
 User = get_user_model()
 

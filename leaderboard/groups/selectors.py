@@ -12,12 +12,12 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils.translation import gettext
 
-from .. import sql
-from ..boards import reads as board_reads
 from ..boards.order import daily_board
-from ..errors import NotFound
-from ..models import BoardEntry
-from ..rendering import json_bytes
+from ..boards.selectors import pages as board_reads
+from ..core import sql
+from ..core.errors import NotFound
+from ..core.rendering import json_bytes
+from ..record.models import BoardEntry
 from .models import Group, Membership
 
 User = get_user_model()

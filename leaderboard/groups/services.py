@@ -18,8 +18,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext
 
-from ..boards import live
-from ..errors import Conflict, Forbidden, Invalid, NotFound
+from ..core import cache
+from ..core.errors import Conflict, Forbidden, Invalid, NotFound
 from .models import Group, Membership
 from .selectors import not_found
 
@@ -136,7 +136,7 @@ def group_delete(*, owner, group_id: int) -> None:
 def _members_changed(group_id: int) -> None:
     """After commit: the group's boards' ETags stop matching (``boards.live``), so a removed
     member's next poll is answered whole (a 404) and the others see the members now."""
-    transaction.on_commit(lambda: live.group_changed(group_id))
+    transaction.on_commit(lambda: cache.group_changed(group_id))
 
 
 # -- the checks -----------------------------------------------------------------------------

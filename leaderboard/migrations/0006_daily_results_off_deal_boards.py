@@ -46,8 +46,8 @@ def forwards(apps, schema_editor):
 
 
 def drop_indexes(boards: list[str]) -> None:
-    from leaderboard import cache
     from leaderboard.boards import index
+    from leaderboard.core import cache
 
     ranks = index.board_index()
     for board in boards:

@@ -11,7 +11,7 @@ import json
 
 from django.db import migrations
 
-import leaderboard.fields
+import leaderboard.core.fields
 from games import compact
 
 TABLE = "leaderboard_submission"
@@ -91,12 +91,12 @@ class Migration(migrations.Migration):
                 migrations.AlterField(
                     model_name='submission',
                     name='actions',
-                    field=leaderboard.fields.CompactLogField(),
+                    field=leaderboard.core.fields.CompactLogField(),
                 ),
                 migrations.AlterField(
                     model_name='submission',
                     name='times',
-                    field=leaderboard.fields.CompactTimesField(blank=True, null=True),
+                    field=leaderboard.core.fields.CompactTimesField(blank=True, null=True),
                 ),
             ],
         ),

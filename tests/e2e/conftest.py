@@ -100,7 +100,8 @@ def todays_deal(transactional_db):
     winning line for its number (the same search the service ran). The pick is remembered
     across tests (each test's database starts empty) so the search runs once."""
     from games import solver
-    from leaderboard import daily, days
+    from leaderboard.play.services import deal as daily
+    from leaderboard.core import days
     from leaderboard.models import DailyDeal
 
     today = days.today()

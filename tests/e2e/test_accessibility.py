@@ -19,10 +19,11 @@ from playwright.sync_api import Page
 
 from frontend import urls as frontend_urls
 from games import format_code, parse_code
-from leaderboard import accounts, days
+from leaderboard.accounts import services as accounts
+from leaderboard.core import days
 from leaderboard.groups.services import group_create
 from leaderboard.models import Attempt, DailyDeal, Submission
-from leaderboard.submissions.verification import submission_verify
+from leaderboard.play.services.verification import submission_verify
 
 from .axe import axe_version, describe, serious_violations
 from .conftest import PASSWORD

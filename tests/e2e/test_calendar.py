@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from history.conftest import deal_of, result
-from leaderboard import days
-from leaderboard.boards import stats
+from leaderboard_fixtures.history import deal_of, result
+from leaderboard.core import days
+from leaderboard.boards.services.stats import stats_refresh
 
 from .conftest import PASSWORD
 
@@ -37,7 +37,7 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     page.wait_for_url(f"{base}/calendar/{month}/")
     carol = get_user_model().objects.get(username="carol")
     result(carol, won_day, won=True, moves=123)
-    stats.stats_refresh(carol.pk)  # as the verification of a daily result does
+    stats_refresh(carol.pk)  # as the verification of a daily result does
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
 

@@ -14,9 +14,9 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import format_code
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import intake
+from leaderboard.play.services import intake
 from worker import wait_for
 
 from .conftest import PASSWORD

@@ -16,7 +16,7 @@ from django.utils import timezone as django_timezone
 from playwright.sync_api import Page, expect
 
 from games import ACTIONS, Game, format_code, parse_code
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.models import Attempt, Submission
 
 from .conftest import PASSWORD

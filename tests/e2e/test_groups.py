@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt, Submission
-from service.conftest import not_a_copy
+from leaderboard_fixtures.service import not_a_copy
 from worker import wait_for
 
 from .conftest import PASSWORD

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt, Submission
-from service.conftest import not_a_copy, times_within
+from leaderboard_fixtures.service import not_a_copy, times_within
 from worker import wait_for
 
 from .conftest import PASSWORD

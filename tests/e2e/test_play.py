@@ -9,9 +9,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import ACTIONS, Game, format_code
-from leaderboard import accounts, days
+from leaderboard.accounts import services as accounts
+from leaderboard.core import days
 from leaderboard.models import Attempt, DailyDeal, Submission
-from leaderboard.submissions import intake
+from leaderboard.play.services import intake
 from worker import wait_for
 
 from .conftest import PASSWORD

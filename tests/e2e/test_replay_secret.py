@@ -11,9 +11,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import format_code, parse_code
-from leaderboard import accounts, days
+from leaderboard.accounts import services as accounts
+from leaderboard.core import days
 from leaderboard.models import Attempt, Submission
-from leaderboard.submissions import intake
+from leaderboard.play.services import intake
 from worker import wait_for
 
 from .conftest import PASSWORD

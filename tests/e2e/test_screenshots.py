@@ -19,10 +19,10 @@ from django.utils.translation.trans_real import DjangoTranslation
 from playwright.sync_api import Page, expect
 
 from games import format_code
-from leaderboard import accounts
+from leaderboard.accounts import services as accounts
 from leaderboard.groups import services as groups
 from leaderboard.models import Attempt
-from leaderboard.submissions import intake, verification
+from leaderboard.play.services import intake, verification
 
 from .conftest import ARTIFACTS, PASSWORD
 from .test_languages import english_left

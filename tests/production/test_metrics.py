@@ -19,7 +19,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.metrics import clear_multiprocess_dir, verification_outcome
-from config.stack import free_port
+from tools.stack.process import free_port
 
 from .test_smoke import (
     ROOT,

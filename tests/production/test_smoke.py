@@ -32,7 +32,7 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
-from config.stack import free_port
+from tools.stack.process import free_port
 
 from .compose import app_service
 

@@ -29,7 +29,7 @@ import threading
 from gettext import gettext as _  # the settings may not be importable yet: not Django's
 from pathlib import Path
 
-from config.stack import data_dir
+from config.paths import data_dir
 from tools.stack import commands
 from tools.stack.process import PYTHON, ROOT, Child, http_ok, port_free, say, stop_all, wait_until
 from tools.stack.servers import DATABASE_NAME, create_database, postgres, postgres_answers, redis, redis_answers

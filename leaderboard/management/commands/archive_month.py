@@ -2,7 +2,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard import archive
+from ...history.services import archive
 
 
 def _month(text: str) -> date:

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from leaderboard.boards import idle
+from ...boards.services import idle
 
 
 class Command(BaseCommand):

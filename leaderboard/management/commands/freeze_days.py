@@ -2,7 +2,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard.boards import freeze
+from ...boards import freeze
+from ...boards.order import daily_board
 
 
 def _day(text: str) -> date:
@@ -24,7 +25,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, date=None, **options):
         frozen = freeze.days_freeze(date)
-        board = f"daily:{date.isoformat()}" if date is not None else None
+        board = daily_board(date) if date is not None else None
         if board and not frozen and not freeze.is_frozen(board):
             if not freeze.is_final(board):
                 raise CommandError(f"{date} is not final yet: its board stays open")

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from leaderboard import partitions
+from ...history.services import partitions
 
 
 class Command(BaseCommand):

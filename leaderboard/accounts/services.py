@@ -1,0 +1,60 @@
+"""Accounts: sign-up and the API token. Log-in and log-out are Django's (the views); the
+token's cached lookup is ``authentication``'s."""
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from ..core import sql
+from ..core.errors import Conflict, Invalid
+from ..record.models import PlayerStats
+
+User = get_user_model()
+
+
+def user_signup(*, username: str, password: str):
+    """Create a player; Django's password validators decide what a good password is."""
+    username = (username or "").strip()
+    if not username:
+        raise Invalid(_("Choose a username."), code="username_required")
+    if User.objects.filter(username__iexact=username).exists():
+        raise _taken(username)
+    candidate = User(username=username)
+    try:
+        User._meta.get_field("username").run_validators(username)
+        password_validation.validate_password(password, candidate)
+    except ValidationError as exc:
+        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
+    candidate.set_password(password)
+    try:
+        with transaction.atomic():  # the account and its stats row, or neither
+            _lock_username(username)
+            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
+                raise _taken(username)
+            candidate.save()
+            PlayerStats.objects.create(player=candidate)
+    except IntegrityError:
+        raise _taken(username) from None
+    return candidate
+
+
+def _taken(username: str) -> Conflict:
+    return Conflict(_("The username %(username)s is taken.") % {"username": repr(username)}, code="username_taken")
+
+
+def _lock_username(username: str) -> None:
+    """Serialise sign-ups of one name in any case until the transaction ends: the unique
+    index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
+    sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])
+
+
+def user_token(user) -> str:
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+def user_token_delete(user) -> None:
+    """Log-out: the API token stops working (its cached lookup is forgotten by the Token
+    signal, leaderboard.accounts.authentication); the next log-in issues a new one."""
+    Token.objects.filter(user=user).delete()

@@ -1,0 +1,28 @@
+from django.urls import include, path, re_path
+
+from .errors import api_not_found
+from .views import accounts, boards, play
+
+urlpatterns = [
+    path("auth/signup/", accounts.SignupView.as_view(), name="signup"),
+    path("auth/login/", accounts.LoginView.as_view(), name="login"),
+    path("auth/logout/", accounts.LogoutView.as_view(), name="logout"),
+    path("auth/me/", accounts.MeView.as_view(), name="me"),
+    path("daily/", play.DailyTodayView.as_view(), name="daily-today"),
+    path("daily/<str:day>/", play.DailyView.as_view(), name="daily"),
+    path("attempts/", play.AttemptsView.as_view(), name="attempts"),
+    path("attempts/<uuid:attempt_id>/", play.AttemptView.as_view(), name="attempt"),
+    path("attempts/<uuid:attempt_id>/submission", play.SubmissionCreateView.as_view(), name="submission-create"),
+    path("hints/", play.HintView.as_view(), name="hint"),
+    path("submissions/<int:submission_id>/", play.SubmissionView.as_view(), name="submission"),
+    path("leaderboards/daily/", boards.DailyBoardTodayView.as_view(), name="board-daily-today"),
+    path("leaderboards/daily/<str:day>/", boards.DailyBoardView.as_view(), name="board-daily"),
+    path("leaderboards/daily/<str:day>/histogram/", boards.DailyHistogramView.as_view(), name="board-daily-histogram"),
+    path("leaderboards/deals/<str:deal>/", boards.DealBoardView.as_view(), name="board-deal"),
+    path("leaderboards/players/", boards.PlayersBoardView.as_view(), name="board-players"),
+    path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
+    path("calendar/", boards.CalendarThisMonthView.as_view(), name="calendar-this-month"),
+    path("calendar/<str:month>/", boards.CalendarView.as_view(), name="calendar"),
+    path("groups/", include("leaderboard.api.group_urls")),
+    re_path(r"^(?P<path>.*)$", api_not_found),
+]

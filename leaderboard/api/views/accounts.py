@@ -1,0 +1,71 @@
+"""Thin API views of accounts (``/api/auth/...``): sign up, log in and out, who am I."""
+
+from django.contrib.auth import authenticate, login, logout
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ...accounts import services as accounts
+from ...accounts.authentication import CsrfWhenSessionCookie
+from ...core.errors import Invalid
+from ..params import valid_body
+from ..serializers import AccountOut, CredentialsIn
+from ..throttling import PerAddressThrottle
+from .common import ERRORS
+
+
+def _account(user, token: str | None = None) -> dict:
+    data = {"username": user.username if user.is_authenticated else None,
+            "authenticated": user.is_authenticated, "is_staff": user.is_staff}
+    if token:
+        data["token"] = token
+    return data
+
+
+class SignupView(APIView):
+    permission_classes = [CsrfWhenSessionCookie]
+    throttle_classes = [PerAddressThrottle]
+    throttle_scope = "signup"
+
+    @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
+    def post(self, request):
+        data = valid_body(CredentialsIn, request)
+        user = accounts.user_signup(**data)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(_account(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    permission_classes = [CsrfWhenSessionCookie]
+    throttle_classes = [PerAddressThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
+    def post(self, request):
+        data = valid_body(CredentialsIn, request)
+        user = authenticate(request, **data)
+        if user is None:
+            raise Invalid(_("Wrong username or password."), code="invalid_credentials")
+        login(request, user)
+        return Response(_account(user, accounts.user_token(user)))
+
+
+class LogoutView(APIView):
+    @extend_schema(request=None, responses={204: None, 401: ERRORS[401]})  # 401: a token already ended
+    def post(self, request):
+        user = request.user
+        logout(request)
+        if user.is_authenticated:
+            accounts.user_token_delete(user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: AccountOut})
+    def get(self, request):
+        return Response(_account(request.user))

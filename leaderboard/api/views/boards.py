@@ -1,0 +1,118 @@
+"""Thin API views of the boards: a day's or a deal's board, a day's histogram, the players'
+board, a player's profile and the calendar of deals of the day."""
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ...boards.order import daily_board, deal_board
+from ...boards.selectors import histogram, stats
+from ...boards.selectors import pages as reads
+from ...core import days
+from ...core.errors import Invalid, NotFound
+from ...history import selectors as calendar
+from ..params import board_day, date_param, deal_number, int_param, month_param
+from ..serializers import BoardOut, CalendarOut, HistogramOut, PlayersOut, ProfileOut
+from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView
+
+
+class BoardView(LiveView):
+    permission_classes = [AllowAny]
+
+    def board_answer(self, request, board: str):
+        size = int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
+        around = request.query_params.get("around")
+        if around is not None:
+            if around != "me":
+                raise Invalid(_("around takes only the value 'me'."), code="invalid_parameter")
+            if not request.user.is_authenticated:
+                raise NotAuthenticated(_("Log in to see your own rank."))
+            return self.live_answer(reads.board_around(board, request.user, radius=size // 2))
+        page = int_param(request, "page", 1, 1, 1_000_000)
+        return self.live_answer(*reads.board_page_at(board, page, size))
+
+
+class DailyBoardView(BoardView):
+    def live_board(self, request, day: str | None = None):
+        when = board_day(day)
+        return None if when is None else (daily_board(when), None)
+
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED})
+    def get(self, request, day: str | None = None):
+        today = days.today()
+        when = date_param(day) if day else today
+        if when > today:
+            raise NotFound(_("The board of %(day)s does not exist yet.") % {"day": when.isoformat()})
+        return self.board_answer(request, daily_board(when))
+
+
+class DailyBoardTodayView(DailyBoardView):
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED},
+                   operation_id="daily_board_today")
+    def get(self, request):
+        return super().get(request)
+
+
+class DailyHistogramView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: HistogramOut, **ERRORS})
+    def get(self, request, day: str):
+        """The winners' moves on a day's board, bucketed, and where the caller's own result is.
+        Public as the board is (every row shows its moves); cached, at most seconds behind it."""
+        when = date_param(day)
+        if when > days.today():
+            raise NotFound(_("The board of %(day)s does not exist yet.") % {"day": when.isoformat()})
+        return Response(HistogramOut(histogram.day_histogram(when, request.user)).data)
+
+
+class DealBoardView(BoardView):
+    def live_board(self, request, deal: str):
+        try:
+            return deal_board(deal_number(deal)), None
+        except NotFound:
+            return None
+
+    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED})
+    def get(self, request, deal: str):
+        """The board of one numbered deal: a deal code or a deal number."""
+        return self.board_answer(request, deal_board(deal_number(deal)))
+
+
+class PlayersBoardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=PAGE_PARAMS[:2], responses={200: PlayersOut, **ERRORS})
+    def get(self, request):
+        size = int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
+        page = int_param(request, "page", 1, 1, 1_000_000)
+        return Response(stats.players_board(page, size))
+
+
+class PlayerView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ProfileOut, **ERRORS})
+    def get(self, request, username: str):
+        return Response(stats.player_profile(username))
+
+
+class CalendarView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: CalendarOut, **ERRORS})
+    def get(self, request, month: str | None = None):
+        """A month of deals of the day (YYYY-MM; this month by default) and, to a signed-in
+        caller, their own result on each day."""
+        when = month_param(month) if month else calendar.month_of(days.today())
+        return Response(CalendarOut(calendar.month_calendar(when, request.user)).data)
+
+
+class CalendarThisMonthView(CalendarView):
+    @extend_schema(responses={200: CalendarOut, **ERRORS}, operation_id="calendar_this_month")
+    def get(self, request):
+        return super().get(request)

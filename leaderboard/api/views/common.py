@@ -1,0 +1,52 @@
+"""What every API view shares: the error answers and page parameters of the schema, and
+``LiveView``, the board read that pages poll with its ETag."""
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework.views import APIView
+
+from ...core.rendering import JSONBytesResponse
+from .. import live
+from ..serializers import ErrorOut
+
+ERRORS = {code: OpenApiResponse(ErrorOut) for code in (400, 401, 403, 404, 409, 413, 429, 503)}
+PAGE_PARAMS = [
+    OpenApiParameter("page", int, description="1-based page number"),
+    OpenApiParameter("page_size", int, description=f"rows per page, at most {settings.BOARD_MAX_PAGE_SIZE}"),
+    OpenApiParameter("around", str, enum=["me"], description="the caller's own rank and the rows near it"),
+    OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER,
+                     description="the ETag of an earlier answer: 304 without a body while it still holds"),
+]
+#: A board read polled with its ETag (``LiveView``).
+NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the If-None-Match tag still holds")}
+
+
+class LiveView(APIView):
+    """A board read that pages poll (``boards.live``): its answer carries an ETag, and a GET
+    whose If-None-Match still holds is answered 304 here, before DRF authenticates anyone or
+    the view reads anything: one Redis round trip, no SQL. The versions are read before the
+    rows, so the tag of a 200 is never newer than its rows."""
+
+    def live_board(self, request, **kwargs) -> tuple[str, int | None] | None:
+        """``(board, group id or None)`` that the GET reads, from its URL alone (no lookup);
+        None when the URL names none (the view then answers its error)."""
+        raise NotImplementedError
+
+    def dispatch(self, request, *args, **kwargs):
+        self.live_read = None  # (scope, versions) for the answer's tag
+        found = self.live_board(request, **kwargs) if request.method == "GET" else None
+        if found is not None:
+            scope = live.request_scope(request, *found)
+            current = live.versions(scope)
+            if current is not None:
+                held = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
+                if held:
+                    return live.not_modified(held, scope)
+                self.live_read = scope, current
+        return super().dispatch(request, *args, **kwargs)
+
+    def live_answer(self, body: bytes, shown: tuple[int, int] | None = None) -> JSONBytesResponse:
+        """The JSON answer, tagged with the versions read before it, or with the board's
+        (version, top version) that a cached page ``shown`` (``reads.board_page_at``)."""
+        response = JSONBytesResponse(body)
+        return live.tagged(response, *self.live_read, shown=shown) if self.live_read else response

@@ -1,0 +1,60 @@
+"""Board reads: a page, a player's own rank and the rows around it, the board's size, some
+players' entries (a group's board). Each asks the board's store (``store.store_for``) once,
+which picks the source: the frozen ranks of a closed day, the Redis index (prepared first: a
+lost one rebuilt), or PostgreSQL while the index is not whole (a 503 for a big board)."""
+
+from ...core import cache
+from .. import rows
+from ..store import store_for
+
+
+def board_size(board: str) -> int:
+    """The number of entries on the board. Raises ``Unavailable`` while a big board's index is away."""
+    return store_for(board).size()
+
+
+def rank_of(board: str, player_id: int) -> int | None:
+    """The player's 0-based rank on the board, None when they are not on it."""
+    return store_for(board).rank(player_id)
+
+
+def board_page(board: str, page: int, page_size: int) -> bytes:
+    """One page of a board, ranks 1-based, as the API's JSON. A top page (within the first
+    ``cache.TOP_RANKS``) is cached, rendered: a cached page is sent as stored
+    (``rendering.JSONBytesResponse``). Deeper pages are computed each time, from the index
+    alone: on a live board every result stales them, and one is rarely asked twice, so caching
+    them cost a read and a write per request for few hits."""
+    return board_page_at(board, page, page_size)[0]
+
+
+def board_page_at(board: str, page: int, page_size: int) -> tuple[bytes, tuple[int, int] | None]:
+    """``board_page``, and the board's (version, top version) that a cached top page shows
+    (``cache.cached_at``); None for a page computed now (as new as any version read before)."""
+    source = store_for(board)
+
+    def compute():
+        offset = (page - 1) * page_size
+        found, total = source.page(offset, page_size)
+        head = {"board": board, "count": total, "page": page, "page_size": page_size}
+        return rows.page_json(head, offset + 1, found)
+    last_rank = page * page_size
+    if last_rank > cache.TOP_RANKS:
+        return compute(), None
+    body, version, top = cache.cached_at(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
+    return body, (version, top)
+
+
+def board_around(board: str, player, radius: int) -> bytes:
+    """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
+    rank, offset, shown, total = store_for(board).around(player.pk, radius)
+    head = {"board": board, "count": total, "me": None if rank is None else rank + 1}
+    return rows.page_json(head, offset + 1, shown if rank is not None else [])
+
+
+def players_ranked(board: str, player_ids: list[int]) -> list[tuple[int, int, bytes]]:
+    """``(player id, 0-based rank on the board, row)`` of the entries of the given players
+    (those without one are left out), in the board's order: from the index, one round trip
+    whatever the board's size (the rows it lacks from PostgreSQL); while the index is not
+    whole, from PostgreSQL for a small board, and a 503 for a big one. A frozen closed day: by
+    its ranks in PostgreSQL."""
+    return store_for(board).players(player_ids) if player_ids else []

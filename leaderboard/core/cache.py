@@ -1,0 +1,143 @@
+"""Caching of what is read often (board pages), invalidated by versions per board.
+
+A change bumps the board's version, so every cached page of it is stale at once. Each page
+is stored once, with the versions it was computed at, and read together with the board's
+versions in one round trip (MGET): a page whose version is not the board's current one is a
+miss. The cache backend answers "miss" when Redis is away (django-redis's IGNORE_EXCEPTIONS,
+config/settings.py), so reads then go to the source; the raw Redis calls here and in
+``throttling`` degrade the same way through ``unless_unreachable``.
+
+Pages at the top of a board stay cached on a live board: a board also has a "top" version,
+bumped only by a change that touches one of its first TOP_RANKS ranks (or whose rank is not
+known). A page that shows no rank below TOP_RANKS is still served after changes further down,
+for COUNT_LAG_SECONDS after it was computed: its rows are unchanged, only the board's size
+("count") shown with it may lag behind by that long. With a million players nearly every new
+result lands far below the top, so the top pages are computed about once a COUNT_LAG_SECONDS
+instead of at every result.
+"""
+
+import functools
+import logging
+import time
+
+import redis
+from django.conf import settings
+from django.core.cache import cache
+from django_redis import get_redis_connection
+
+log = logging.getLogger(__name__)
+
+PAGE_SECONDS = 300
+TOP_RANKS = 1000
+COUNT_LAG_SECONDS = 1.0
+
+
+def _version_key(board: str) -> str:
+    return f"board-version:{board}"
+
+
+def _top_version_key(board: str) -> str:
+    return f"board-top-version:{board}"
+
+
+def board_changed(board: str, rank: int | None = None) -> None:
+    """``board`` changed at ``rank`` (0-based, the best rank the change touched; None: not known)."""
+    boards_changed({board: rank})
+
+
+def boards_changed(changes: dict[str, int | None]) -> None:
+    """Mark boards changed, ``{board: rank as for board_changed}``, in one round trip. A rank
+    of -1 (nothing changed in the index, but the record did) stales the board's pages except
+    the top ones."""
+    keys = []
+    for board, rank in changes.items():
+        keys.append(_version_key(board))
+        if rank is None or 0 <= rank < TOP_RANKS:
+            keys.append(_top_version_key(board))
+    _incr(keys)
+
+
+def version_keys(board: str) -> tuple[str, str]:
+    """The cache keys of the board's version and top version, for readers that compare them
+    (``boards.live``: the board endpoints' ETags)."""
+    return _version_key(board), _top_version_key(board)
+
+
+def key_changed(key: str) -> None:
+    """Bump a version kept beside the boards' (a group's members: ``group_changed``)."""
+    _incr([key])
+
+
+def group_key(group_id: int) -> str:
+    """The version of a group's members, read into its boards' tags (``api.live``)."""
+    return f"group-version:{group_id}"
+
+
+def group_changed(group_id: int) -> None:
+    """A group's members changed: the tags of its boards stop matching."""
+    key_changed(group_key(group_id))
+
+
+def unless_unreachable(answer):
+    """Decorate a function that calls Redis directly (a pipeline, a script) to answer ``answer``
+    when Redis is unreachable, logged, as the cache's own calls answer a miss: the cache is an
+    optimisation, and a player must still be able to submit while Redis is down."""
+    def wrap(function):
+        @functools.wraps(function)
+        def safe(*args, **kwargs):
+            try:
+                return function(*args, **kwargs)
+            except (redis.ConnectionError, redis.TimeoutError):
+                log.warning("Redis unreachable: %s answered %r", function.__qualname__, answer, exc_info=True)
+                return answer
+        return safe
+    return wrap
+
+
+def _version_seconds() -> int:
+    """How long a version outlives its board's last change: a day past the idle eviction, so
+    Redis keeps versions only for the boards in use (closed days' and idle deals' go)."""
+    return (settings.BOARD_IDLE_DAYS + 1) * 86_400
+
+
+@unless_unreachable(None)
+def _incr(keys: list[str]) -> None:
+    """Bump each version in one round trip. A missing version starts from the clock in
+    milliseconds, not 0: a version that expired and came back never repeats an old number, so
+    a page or an ETag of its earlier life never matches (a board changes far less than 1,000
+    times a second)."""
+    if keys:
+        pipe = get_redis_connection("default").pipeline(transaction=False)
+        start, ttl = int(time.time() * 1000), _version_seconds()
+        for key in keys:
+            key = cache.make_key(key)
+            pipe.set(key, start, nx=True)
+            pipe.incr(key)
+            pipe.expire(key, ttl)
+        pipe.execute()
+
+
+def cached(board: str, part: str, compute, *, last_rank: int | None = None):
+    """``compute()`` for ``part`` of ``board``, cached until the board changes. A part that
+    shows no rank below ``last_rank`` (1-based) <= TOP_RANKS is a top page (see above)."""
+    return cached_at(board, part, compute, last_rank=last_rank)[0]
+
+
+def cached_at(board: str, part: str, compute, *, last_rank: int | None = None) -> tuple:
+    """``cached``, as ``(value, version, top version)``: the board's versions the value shows
+    (a top page served after changes below it shows older ones than the board's; its ETag says
+    so, ``boards.live``)."""
+    top = last_rank is not None and last_rank <= TOP_RANKS
+    version_key, top_key, key = _version_key(board), _top_version_key(board), f"board:{board}:{part}"
+    found = cache.get_many([version_key, top_key, key])
+    version, top_version = found.get(version_key, 0), found.get(top_key, 0)
+    stored = found.get(key)
+    now = time.time()
+    if isinstance(stored, tuple) and len(stored) == 4:
+        stored_version, stored_top, computed_at, value = stored
+        if stored_version == version or (
+                top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS):
+            return value, stored_version, stored_top
+    value = compute()
+    cache.set(key, (version, top_version, now, value), PAGE_SECONDS)
+    return value, version, top_version

@@ -1,0 +1,137 @@
+"""Intake: a submitted log is checked, stored in PostgreSQL first (it is never lost), and its
+verification queued after commit. The hot path of every submission: plain SQL, no ORM compile.
+
+The verification is queued by the task's name (``VERIFY_TASK``), not by importing
+``leaderboard.tasks``: tasks import the services, never the other way round.
+"""
+
+import hashlib
+import json
+import logging
+from datetime import datetime
+
+from celery import current_app
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+import games
+from games import compact
+
+from ...core import days, sql
+from ...core.errors import Conflict, Forbidden, Invalid, TooLarge
+from ...record.models import Attempt, Submission
+from .. import tempo
+
+log = logging.getLogger(__name__)
+
+#: The Celery task that verifies a submission (leaderboard.tasks.verify_submission is registered
+#: under this name).
+VERIFY_TASK = "leaderboard.tasks.verify_submission"
+
+_SUBMISSIONS = Submission._meta.db_table
+_INSERTED = ("attempt_id", "attempt_started_at", "player_id", "deal_number", "daily_date", "actions", "times",
+             "submitted_at", "status", "deliveries", "hints", "error", "hidden", "flagged", "practice", "log_hash")
+_INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
+
+
+def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submission:
+    """Store the log first (it is never lost), then queue its verification after commit.
+    ``times``: the browser's time of each action (ms since the attempt started), required for
+    a daily attempt; evidence for staff review, never ranked."""
+    _check_submission(attempt, player, actions)
+    submitted_at = timezone.now()
+    _check_times(attempt, times, len(actions), submitted_at)
+    submission = Submission(attempt=attempt, attempt_started_at=attempt.started_at, player=player,
+                            deal_number=attempt.deal_number,
+                            daily_date=attempt.daily_date, actions=actions, hints=attempt.hints,
+                            times=times, practice=attempt.practice, log_hash=log_hash(actions),
+                            submitted_at=submitted_at)
+    _store(submission)
+    transaction.on_commit(lambda: enqueue_verification(submission.pk))
+    return submission
+
+
+def _check_submission(attempt: Attempt, player, actions) -> None:
+    """Refuse, in this order: another player's attempt, a day that has closed, a log that is not
+    a list, an empty one, one too long, and the first action that is not of the notation."""
+    if attempt.player_id != player.pk:
+        raise Forbidden(_("Only the player who started this attempt may submit to it."))
+    if attempt.daily_date is not None and timezone.now() > days.day_accepts_until(attempt.daily_date):
+        raise Conflict(_("The day of this deal has closed: its games can no longer be ranked."),
+                       detail=days.day_times(attempt.daily_date), code="day_closed")
+    if not isinstance(actions, list):
+        raise Invalid(_("actions must be a list of action strings."), code="invalid_log")
+    if not actions:
+        raise Invalid(_("The log is empty: play at least one action."), code="empty_log")
+    if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
+        raise TooLarge(_("A log may hold at most %(limit)s actions.") % {
+            "limit": number_format(settings.SUBMISSION_MAX_ACTIONS, force_grouping=True)})
+    bad = first_malformed(actions)
+    if bad:
+        position, reason = bad
+        raise Invalid(reason, detail={"index": position}, code="malformed_action")
+
+
+def first_malformed(actions) -> tuple[int, str] | None:
+    """The index and reason of the first action that is not of the notation at all."""
+    for position, text in enumerate(actions):
+        try:
+            games.parse_action(text)
+        except games.MalformedAction as exc:
+            return position, games.render(exc.refusal, _)
+    return None
+
+
+def _check_times(attempt: Attempt, times, actions_count: int, submitted_at: datetime) -> None:
+    """The times' shape (leaderboard.tempo.check_times), against the server's duration so far."""
+    if times is None:
+        if attempt.daily_date is not None:
+            raise Invalid(_("A game of the day is sent with the time of each action."), code="times_required")
+        return
+    duration_ms = int((submitted_at - attempt.started_at).total_seconds() * 1000)
+    found = tempo.check_times(times, duration_ms, actions_count, settings.TIMES_SLACK_MS)
+    if found:
+        position, problem = found
+        raise Invalid(_(problem.message), detail={"index": position, "problem": problem.code}, code="invalid_times")
+
+
+def log_hash(actions: list) -> str:
+    """sha256 of the log's canonical JSON: equal logs, equal hashes (copies are found by it)."""
+    return hashlib.sha256(json.dumps(actions, separators=(",", ":")).encode()).hexdigest()
+
+
+def _store(submission: Submission) -> None:
+    """Insert the row; a second submission to the attempt is a conflict (its unique index,
+    ``one_submission_per_attempt``: the attempt and its start, the month partition's key)."""
+    try:
+        if connection.in_atomic_block:
+            with transaction.atomic():  # a savepoint: a conflict leaves the caller's transaction usable
+                _submission_insert(submission)
+        else:
+            _submission_insert(submission)  # one statement: its own transaction
+    except IntegrityError:
+        raise Conflict(_("This attempt already has a submission: start a new attempt."),
+                       code="already_submitted") from None
+
+
+def _submission_insert(submission: Submission) -> None:
+    """The new row in one plain INSERT (no transaction around it, no ORM compile); the log and
+    its times in the compact encoding of their fields (leaderboard.fields)."""
+    values = [getattr(submission, name) for name in _INSERTED]
+    values[_INSERTED.index("actions")] = compact.encode_log(submission.actions)
+    values[_INSERTED.index("times")] = None if submission.times is None else compact.encode_times(submission.times)
+    [(submission.pk,)] = sql.run(
+        f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) '
+        f'RETURNING "id"', values)
+    submission._state.adding = False
+
+
+def enqueue_verification(submission_id: int) -> None:
+    """Queue the task; a broker that is down only delays it (beat re-queues pending rows)."""
+    try:
+        current_app.send_task(VERIFY_TASK, (submission_id,), ignore_result=True, retry=False)
+    except Exception:  # the row is safe in the database; requeue_stale picks it up
+        log.warning("could not queue submission %s; it stays pending", submission_id, exc_info=True)

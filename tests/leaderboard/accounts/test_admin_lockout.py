@@ -1,0 +1,78 @@
+"""The admin's log-in locks after AXES_FAILURE_LIMIT failures of one username from one address
+(django-axes, the database handler); the API's log-in keeps its own throttle and is not locked."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.test import Client
+from leaderboard_fixtures.security import PASSWORD
+from leaderboard_fixtures.service import _fresh_redis  # noqa: F401  (autouse, as in tests/security/)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.security]
+LIMIT = 3
+
+
+@pytest.fixture(autouse=True)
+def _small_limit(settings):
+    settings.AXES_FAILURE_LIMIT = LIMIT
+
+
+def admin_login(client: Client, password: str, **extra):
+    return client.post("/admin/login/?next=/admin/", {"username": "staff", "password": password}, **extra)
+
+
+def signed_in_to_admin(client: Client) -> bool:
+    return client.get("/admin/").status_code == 200
+
+
+@pytest.mark.parametrize("forged_address", [False, True])
+def test_the_admin_log_in_locks_after_the_failure_limit(make_staff, forged_address):
+    """Locked even for the right password, and a forged X-Forwarded-For (a new one each try)
+    is not a new address: axes counts the address the API's throttles count."""
+    make_staff("staff")
+    client = Client()
+    for i in range(LIMIT):
+        extra = {"HTTP_X_FORWARDED_FOR": f"203.0.113.{i}"} if forged_address else {}
+        failed = admin_login(client, "guess", **extra)
+        if i < LIMIT - 1:
+            assert failed.status_code == 200 and b"Please enter the correct username" in failed.content
+    assert failed.status_code == 429  # the failure that reaches the limit is answered with the lock
+    locked = admin_login(client, PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.9")
+    assert locked.status_code == 429 and b"too many login attempts" in locked.content
+    assert not signed_in_to_admin(client)
+    assert AccessAttempt.objects.get(username="staff").failures_since_start >= LIMIT
+
+
+def test_the_lock_is_per_username_and_address_and_ends_after_the_cool_off(make_staff, settings):
+    make_staff("staff")
+    attacker = Client(REMOTE_ADDR="203.0.113.5")
+    for _ in range(LIMIT):
+        admin_login(attacker, "guess")
+    assert admin_login(attacker, PASSWORD).status_code == 429
+
+    elsewhere = Client(REMOTE_ADDR="192.0.2.10")  # the staff member at their own desk
+    assert admin_login(elsewhere, PASSWORD).status_code == 302 and signed_in_to_admin(elsewhere)
+
+    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time
+                                 - settings.AXES_COOLOFF_TIME - timedelta(seconds=1))
+    assert admin_login(attacker, PASSWORD).status_code == 302 and signed_in_to_admin(attacker)
+
+
+def test_the_api_log_in_is_neither_locked_nor_recorded_by_axes(make_staff):
+    make_staff("staff")
+    client = Client()
+    for _ in range(LIMIT):
+        admin_login(client, "guess")
+    assert admin_login(client, PASSWORD).status_code == 429
+    failures = AccessAttempt.objects.get().failures_since_start
+
+    def api_login(password):
+        return client.post("/api/auth/login/", json.dumps({"username": "staff", "password": password}),
+                           content_type="application/json")
+
+    assert api_login("guess").status_code == 400
+    assert api_login(PASSWORD).status_code == 200
+    assert AccessAttempt.objects.get().path_info == "/admin/login/"  # the admin's failures only
+    assert AccessAttempt.objects.get().failures_since_start == failures

@@ -1,0 +1,196 @@
+"""manage.py archive_month (leaderboard/archive.py, docs/partitions.md): a closed month written to
+a gzip JSON Lines file, checked, and detached; the boards and the players' pages show what they
+showed; manage.py replay --archive verifies the file offline and catches a tampered one."""
+
+import gzip
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse, as in tests/service/)
+
+from games import format_code, parse_code, replay
+from leaderboard.boards import freeze, order
+from leaderboard.boards.services import entries
+from leaderboard.boards.services.stats import stats_refresh
+from leaderboard.core import days
+from leaderboard.history.services import partitions
+from leaderboard.history.services.archive import ArchiveRefused, month_archive
+from leaderboard.models import (
+    ArchivedMonth,
+    Attempt,
+    DailyDeal,
+    PlayerStats,
+    Submission,
+)
+from leaderboard.play.services import intake
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def month():
+    """A closed month: three months before this one."""
+    return partitions.month_after(partitions.month_of(days.today()), -3)
+
+
+def played(player, deal: str, actions: list, started_at, *, daily_date=None, practice=False) -> Submission:
+    """A game as the worker leaves it: verified with the engine's result (or rejected), and on
+    the boards when it belongs there."""
+    number = parse_code(deal).number
+    attempt = Attempt.objects.create(player=player, deal_code=deal, deal_number=number, daily_date=daily_date,
+                                     ranked=daily_date is not None and not practice, started_at=started_at)
+    result = replay(deal, actions)
+    if result.ok:
+        duration_ms = 1_800_000
+        fields = {"status": "verified", "won": result.won, "score": result.score, "moves": result.moves,
+                  "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
+                  "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
+                  "duration_ms": duration_ms, "clean": result.undos == 0,
+                  "rank_key": order.rank_key(result.won, result.moves, result.score, duration_ms,
+                                             foundation=result.foundation)}
+    else:
+        fields = {"status": "rejected", "error_index": result.index, "error": result.error}
+    submission = Submission.objects.create(
+        attempt=attempt, player=player, deal_number=number, daily_date=daily_date, actions=actions,
+        times=list(range(0, 1000 * len(actions), 1000)), submitted_at=started_at + timedelta(minutes=30),
+        practice=practice, log_hash=intake.log_hash(actions), verified_at=started_at + timedelta(minutes=31),
+        **fields)
+    entries.boards_refresh(submission)
+    return submission
+
+
+@pytest.fixture
+def month_played(month, make_player, won_games):
+    """In ``month``: alice's and bob's daily games (alice wins, bob's log is refused at its first
+    action: the waste is empty), alice's practice game, carol's numbered deal, dave's attempt never submitted; the
+    day frozen. Another month's game of alice, to stay."""
+    day = month + timedelta(days=4)
+    daily, numbered = won_games[0], won_games[1]
+    number = parse_code(daily["deal"]).number
+    DailyDeal.objects.create(date=day, number=number, solution=daily["actions"])
+    code = format_code(number, "D")
+    at = days.as_utc_datetime(day) + timedelta(hours=9)
+    alice, bob, carol, dave = (make_player(name) for name in ("alice", "bob", "carol", "dave"))
+    played(alice, code, daily["actions"], at, daily_date=day)
+    played(bob, code, ["w>f", *daily["actions"]], at + timedelta(minutes=1), daily_date=day)
+    played(alice, code, list(reversed(daily["actions"][:3])), at + timedelta(hours=1), daily_date=day,
+           practice=True)
+    played(carol, numbered["deal"], numbered["actions"], at + timedelta(hours=2))
+    Attempt.objects.create(player=dave, deal_code=numbered["deal"], deal_number=parse_code(numbered["deal"]).number,
+                           started_at=at + timedelta(hours=3))
+    later = days.as_utc_datetime(partitions.month_after(month)) + timedelta(days=2)
+    played(alice, won_games[2]["deal"], won_games[2]["actions"], later)
+    assert freeze.days_freeze(day) == [order.daily_board(day)]
+    return day
+
+
+def shown(client_for, day, numbered_deal: str) -> dict:
+    client = client_for()
+    return {
+        "day": client.get(f"/api/leaderboards/daily/{day.isoformat()}/").json(),
+        "deal": client.get(f"/api/leaderboards/deals/{parse_code(numbered_deal).number}/").json(),
+        "alice": client.get("/api/players/alice/").json(),
+    }
+
+
+def lines_of(path) -> list[dict]:
+    with gzip.open(path, "rt") as source:
+        return [json.loads(line) for line in source]
+
+
+def rows_of(table: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT count(*) FROM "{table}"')
+        return cursor.fetchone()[0]
+
+
+def test_a_closed_month_is_archived_checked_and_detached(month, month_played, client_for, won_games, tmp_path,
+                                                         capsys, clean_redis):
+    before = shown(client_for, month_played, won_games[1]["deal"])
+    assert [row["player"] for row in before["day"]["results"]] == ["alice"]
+    assert [row["player"] for row in before["deal"]["results"]] == ["carol"]
+    wins = PlayerStats.objects.get(player__username="alice").daily_wins
+
+    call_command("archive_month", f"{month:%Y-%m}", "--dir", str(tmp_path))
+
+    record = ArchivedMonth.objects.get(month=month)
+    assert (record.attempts, record.submissions, record.kept, record.dropped) == (5, 4, 2, False)
+    lines = lines_of(record.path)
+    assert sorted(line["player"] for line in lines) == ["alice", "alice", "bob", "carol", "dave"]
+    won = next(line for line in lines if line["player"] == "alice" and not line["submission"]["practice"])
+    assert won["actions"] == won_games[0]["actions"] and won["result"]["ok"] and won["result"]["won"]
+    assert next(line for line in lines if line["player"] == "bob")["result"] == {"ok": False, "index": 0}
+    assert next(line for line in lines if line["player"] == "dave")["submission"] is None
+
+    # The month's partitions were detached and kept; new ones hold the board entries' results only.
+    name = partitions.partition_name("leaderboard_submission", month)
+    assert rows_of(f"{name}_archived") == 4
+    assert name in partitions.partitions("leaderboard_submission")
+    assert f"{name}_archived" not in partitions.partitions("leaderboard_submission")
+    kept = Submission.objects.filter(attempt_started_at__lt=partitions.month_bounds(month)[1])
+    assert sorted(kept.values_list("player__username", flat=True)) == ["alice", "carol"]
+    assert all(submission.actions == [] for submission in kept)
+    assert not Attempt.objects.filter(player__username="dave").exists()
+    assert Submission.objects.filter(player__username="alice").count() == 2  # the later month's stays
+
+    # The boards and alice's page show what they showed (but her practice game); her stats stay.
+    # Redis forgets everything: the pages are read again, the numbered deal's index rebuilt.
+    clean_redis.flushdb()
+    after = shown(client_for, month_played, won_games[1]["deal"])
+    assert after["day"] == before["day"] and after["deal"] == before["deal"]
+    assert [row for row in before["alice"]["history"] if not row["practice"]] == after["alice"]["history"]
+    stats_refresh(Submission.objects.filter(player__username="alice").first().player_id)
+    assert PlayerStats.objects.get(player__username="alice").daily_wins == wins == 1
+
+    # Its replay is gone from the site (in the file): the API says so; a later month's is there.
+    alice = Submission.objects.filter(player__username="alice").first().player
+    for submission in Submission.objects.filter(player=alice):
+        answer = client_for(alice).get(f"/api/submissions/{submission.pk}/").json()
+        archived = submission in kept
+        assert answer["archived"] is archived and (answer["actions"] is None) is archived
+        assert answer["won"] is True
+
+    capsys.readouterr()
+    call_command("replay", "--archive", record.path)
+    assert "5 lines, 4 games replayed, 0 mismatches" in capsys.readouterr().out
+
+    with pytest.raises(CommandError, match="archived already"):
+        call_command("archive_month", f"{month:%Y-%m}", "--dir", str(tmp_path))
+
+
+def test_a_tampered_archive_fails_its_check(month, month_played, tmp_path, capsys):
+    record = month_archive(month, directory=tmp_path)
+    lines = lines_of(record.path)
+    won = next(line for line in lines if line.get("result", {}).get("won"))
+    won["result"]["moves"] -= 1
+    tampered = tmp_path / "tampered.jsonl.gz"
+    with gzip.open(tampered, "wt") as out:
+        out.writelines(json.dumps(line) + "\n" for line in lines)
+    with pytest.raises(CommandError, match="1 games differ"):
+        call_command("replay", "--archive", str(tampered))
+    assert f"(submission {won['submission']['id']}): moves" in capsys.readouterr().out
+
+
+def test_drop_removes_the_detached_partitions(month, month_played, tmp_path):
+    record = month_archive(month, drop=True, directory=tmp_path)
+    assert record.dropped
+    for table in partitions.TABLES:
+        name = partitions.partition_name(table, month)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT to_regclass(%s)", [f'"{name}_archived"'])
+            assert cursor.fetchone()[0] is None
+        assert name in partitions.partitions(table)  # the new one, with the results kept
+
+
+def test_an_open_month_or_unfrozen_days_are_refused(month, make_player, tmp_path, won_games):
+    with pytest.raises(CommandError, match="is not closed"):
+        call_command("archive_month", f"{partitions.month_of(days.today()):%Y-%m}", "--dir", str(tmp_path))
+    day = month + timedelta(days=1)
+    DailyDeal.objects.create(date=day, number=parse_code(won_games[0]["deal"]).number,
+                             solution=won_games[0]["actions"])
+    with pytest.raises(ArchiveRefused, match="not frozen yet"):
+        month_archive(month, directory=tmp_path)
+    assert not ArchivedMonth.objects.exists() and not list(tmp_path.iterdir())
