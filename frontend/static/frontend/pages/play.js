@@ -7,7 +7,8 @@
  *   saved-game.js         the game and the settings in localStorage, per deal code
  *   session.js            the server: attempt, hints, submission, polling, rank
  *   daily.js              today's deal: the invitation, the Start of a try, its resumption
- *   result-card.js        the card under a won game
+ *   result-card.js        the result dialog of an ended game (won or given up)
+ *   give-up.js            giving up: the game as it stands becomes the result
  *   view.js               drawing the table, the numbers and the status line
  *   actions.js            what a card's place and an action text mean, in cells and in words
  *   text.js               every text a person reads (translated: lib/i18n.js)
@@ -31,14 +32,16 @@ import { confirmThrowAway } from "./play/confirm.js";
 import { openDaily, showPanel } from "./play/daily.js";
 import { dealAgain, openNumbered } from "./play/deal.js";
 import { bindGestures } from "./play/gestures.js";
+import { bindGiveUp } from "./play/give-up.js";
 import { undo } from "./play/history.js";
 import { bindHowTo } from "./play/how-to.js";
 import { bindKeyboard } from "./play/keyboard.js";
+import { bindResultDialog } from "./play/result-card.js";
 import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
 import { askHint } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
 import { TEXT } from "./play/text.js";
-import { $, measureLayout, render, say, tick } from "./play/view.js";
+import { $, focusTable, measureLayout, render, say, tick } from "./play/view.js";
 
 /** The settings' boxes, checked from the saved settings and saved when changed. */
 function bindSettings(play) {
@@ -96,11 +99,29 @@ function bindToolbar(play) {
     event.preventDefault();
     playTyped($("code-input"));
   });
+  // A phone keeps the rarely used actions behind "More" (app.css): this opens and closes them.
+  const more = $("more-toggle");
+  more.addEventListener("click", () => {
+    const open = more.getAttribute("aria-expanded") !== "true";
+    more.setAttribute("aria-expanded", String(open));
+    $("toolbar").classList.toggle("more-open", open);
+  });
   $("code-input").addEventListener("input", (event) => {
     const input = event.target;
     const at = input.selectionStart;
     input.value = input.value.toUpperCase();
     input.setSelectionRange(at, at);
+  });
+}
+
+/** The skip link (base.html) leads to the cards: the focus on the table's tab stop. */
+function bindSkipLink() {
+  const link = document.querySelector("[data-testid=skip-link]");
+  if (!link) return;
+  link.addEventListener("click", (event) => {
+    if (!$("table").querySelector("[tabindex]")) return; // no cards yet: the fragment leads on
+    event.preventDefault();
+    focusTable();
   });
 }
 
@@ -134,6 +155,9 @@ async function start(play) {
     if (play.page.code) document.title = `${play.page.code} · ${document.title.split(" · ").pop()}`;
   }
   $("hint").textContent = play.user.authenticated ? TEXT.hint : TEXT.hintSignIn;
+  // A hint's price, on the button too (and in a dialog before the first: play/session.js).
+  $("hint").title = TEXT.hintPrice;
+  $("hint").setAttribute("aria-description", TEXT.hintPrice);
   $("mode-note").textContent = TEXT.practice;
   if (play.page.error) {
     say(play.page.error, "error");
@@ -153,4 +177,7 @@ bindAnnouncer(play);
 bindToolbar(play);
 bindResize(play);
 bindHowTo();
+bindGiveUp(play);
+bindResultDialog(play);
+bindSkipLink();
 start(play);
