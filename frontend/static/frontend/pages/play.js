@@ -139,6 +139,7 @@ function bindResize(play) {
  * offline, it stands in for every numbered deal's page. {code} or, for no valid code, {error}.
  */
 function dealInAddress(path) {
+  if (path === "/") return { code: formatCode(offlinePracticeNumber(), "N"), offlineStart: true };
   const match = /^\/play\/([^/]+)\/$/.exec(path);
   try {
     return { code: parseCode(match ? decodeURIComponent(match[1]) : "").toString() };
@@ -146,6 +147,15 @@ function dealInAddress(path) {
     if (!(exc instanceof InvalidCode)) throw exc;
     return { error: exc.message };
   }
+}
+
+/**
+ * The start page offline (the installed app opens there): today's deal needs the server, so a
+ * numbered deal stands in, the same one all day, so that a game begun offline resumes.
+ */
+function offlinePracticeNumber(now = new Date()) {
+  const day = Math.floor(now.getTime() / 86_400_000);
+  return MIN_DEAL + ((day * 7919) % (MAX_DEAL - MIN_DEAL + 1));
 }
 
 async function start(play) {
@@ -166,6 +176,7 @@ async function start(play) {
   }
   if (play.page.daily) await openDaily(play);
   else openNumbered(play);
+  if (play.page.offlineStart) say(TEXT.offlineStart, "info");
 }
 
 const play = createPlayState(pageData());

@@ -66,6 +66,7 @@ export const TEXT = {
   practice: gettext("Practice: this game will not be ranked."),
   ranked: gettext("Your ranked try has started: good luck."),
   resumed: gettext("Welcome back: your ranked try goes on."),
+  offlineStart: gettext("Offline: today's deal needs a connection. Meanwhile, a practice deal."),
 
   // Dealing, and dealing again.
   resumeFailed: (why) => say(gettext("The saved game could not be resumed (%(reason)s); dealt again."), { reason: why }),
