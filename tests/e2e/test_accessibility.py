@@ -1,6 +1,6 @@
 """axe-core (tests/e2e/axe.py) on every page of the site, in a real browser, signed out and
-signed in, at desktop and phone width: no critical or serious violation anywhere. Each page
-also has exactly one main heading (h1) and one main landmark.
+signed in, at desktop and phone width, in the light and the dark theme: no critical or serious
+violation anywhere. Each page also has exactly one main heading (h1) and one main landmark.
 
 The pages are every route of frontend/urls.py but the files that are not pages (the service
 worker, the manifest): a route added without a page here fails the test that checks the list.
@@ -32,6 +32,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "won_games.jsonl"
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+THEMES = ("light", "dark")
 #: Routes of frontend/urls.py that answer no page a person reads.
 NOT_PAGES = {"service-worker", "manifest"}
 #: What shows a page is drawn, by route (else its h1 is enough: the page is static).
@@ -139,9 +140,10 @@ def test_axe_finds_no_critical_or_serious_violation_on_any_page(browser, live_se
     found: list[str] = []
     scanned = 0
     version = None
-    for width, viewport in WIDTHS.items():
-        # A first visit: no how-to dismissed yet, so it is on the game pages too.
-        context = browser.new_context(viewport=viewport)
+    for (width, viewport), theme in [(size, theme) for theme in THEMES for size in WIDTHS.items()]:
+        # A first visit: no how-to dismissed yet, so it is on the game pages too. Each page in the
+        # light theme and in the dark one (the system's choice, prefers-color-scheme: app.css).
+        context = browser.new_context(viewport=viewport, color_scheme=theme)
         context.set_default_timeout(10_000)
         page = context.new_page()
         errors: list[str] = []
@@ -151,7 +153,7 @@ def test_axe_finds_no_critical_or_serious_violation_on_any_page(browser, live_se
                 sign_in(page, base)
             for name, path in pages(site).items():
                 open_page(page, f"{base}{path}", name)
-                scan(page, f"{path} ({width})", found)
+                scan(page, f"{path} ({width}, {theme})", found)
                 scanned += 1
                 if name == "play-code":
                     # A card picked up by keyboard, the focus ring on it.
@@ -159,10 +161,10 @@ def test_axe_finds_no_critical_or_serious_violation_on_any_page(browser, live_se
                     page.keyboard.press("1")
                     page.keyboard.press("Enter")
                     page.wait_for_selector("#table .held")
-                    scan(page, f"{path}, a card picked up ({width})", found)
+                    scan(page, f"{path}, a card picked up ({width}, {theme})", found)
             version = axe_version(page)
         finally:
             context.close()
         assert not errors, f"errors in the page's scripts: {errors}"
-    assert scanned >= 2 * 12, scanned
+    assert scanned >= 2 * 2 * 12, scanned
     assert not found, f"axe-core {version}, {scanned} pages:\n" + "\n".join(found)

@@ -134,8 +134,8 @@ def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hin
     assert not submission.practice and not submission.flagged and submission.copy_of is None
 
     # Another game the same day (the won one leaves the page once the player agrees): a new
-    # Start, and the answer says practice.
-    page.get_by_test_id("same-deal").click()
+    # Start, and the answer says practice. The result dialog is above everything: its own button.
+    page.get_by_test_id("result-dialog").get_by_role("button", name="Same deal").click()
     page.get_by_test_id("confirm-throw").click()
     page.wait_for_selector("[data-testid=game][data-stage=again]")
     assert page.locator(CARDS).count() == 0

@@ -1,7 +1,10 @@
 """Installable and offline (issue 14, item 7), in Chromium: the pages link the manifest, the
 service worker installs from any page with the whole site as its scope, and once it has, a
 numbered deal's page opens with the network gone (the one played online, and one never opened
-before), deals its cards and takes moves: the engine is in the browser."""
+before), deals its cards and takes moves: the engine is in the browser. The start page (the
+installed app's) opens offline too, to a practice deal, and says today's needs a connection."""
+
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -68,6 +71,13 @@ def test_a_numbered_deal_opens_and_plays_offline(page, live_server):
         # A deal never opened online, too.
         page.goto(f"{base}/play/{other}/")
         assert_playable(page, other)
+        # The start page: a practice deal, and why it is not today's.
+        page.goto(f"{base}/")
+        page.wait_for_selector("#table[data-ready=true]")
+        assert page.evaluate(SERVED_BY_WORKER)
+        expect(page.get_by_test_id("rule-message")).to_have_text(
+            "Offline: today's deal needs a connection. Meanwhile, a practice deal.")
+        expect(page.get_by_test_id("deal-code")).to_have_text(re.compile(r"^EH1-N-[A-Z]{7}$"))
         # A page that is no numbered deal is not the worker's to answer.
         with pytest.raises(Exception):
             page.goto(f"{base}/boards/")

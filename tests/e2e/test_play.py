@@ -230,8 +230,11 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     assert attempt.deal_code == code and attempt.daily_date is None
     assert table_state(page) == restored
 
-    # Signed in, a hint lights up a move and the server counts it on the attempt.
+    # Signed in, a hint lights up a move and the server counts it on the attempt (once the player
+    # has read its price: a result with hints ranks after every result without).
     page.get_by_test_id("hint").click()
+    expect(page.get_by_test_id("hint-dialog")).to_contain_text("ranks after every result without hints")
+    page.get_by_test_id("hint-confirm").click()
     expect(page.get_by_test_id("hints")).to_have_text("1")
     expect(page.locator("#table .hinted").first).to_be_visible()
     expect(page.get_by_test_id("rule-message")).to_contain_text("Hint:")

@@ -135,3 +135,46 @@ def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_
             assert not errors, (language, device, errors)
     assert shot == len(LOCALES) * len(DEVICES) * len(specs) >= 60
     assert not too_wide, f"pages wider than the window (language, device, page, pixels): {too_wide}"
+
+
+def test_the_game_and_both_endings_light_and_dark_on_a_phone_and_a_desktop(browser, live_server, todays_deal):
+    """Issue 22: the game half played, the game given up and the game won, each in the light and
+    the dark theme, at phone and desktop size, saved as endings/<theme>-<device>-<stage>.png.
+    Each ending's dialog fits the window without a scroll of its own."""
+    from .driver import BoardPlayer
+    from .test_feel import resume
+
+    deal, line = todays_deal
+    base = live_server.url
+    out = ARTIFACTS / "screenshots" / "endings"
+    out.mkdir(parents=True, exist_ok=True)
+    half = line[: len(line) // 2]
+    shots = []
+    for theme in ("light", "dark"):
+        for device, options in DEVICES.items():
+            context = browser.new_context(locale="en-US", color_scheme=theme, **options)
+            context.set_default_timeout(15_000)
+            context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
+            errors: list[str] = []
+            page = context.new_page()
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            try:
+                resume(page, base, deal.number, half)
+                page.screenshot(path=str(out / f"{theme}-{device}-game.png"))
+                page.get_by_test_id("give-up").click()
+                page.get_by_test_id("give-up-confirm").click()
+                dialog = page.get_by_test_id("result-dialog")
+                expect(page.get_by_test_id("result-title")).to_have_text("Not won")
+                assert dialog.evaluate("(d) => d.scrollHeight <= d.clientHeight"), (theme, device, "given up")
+                page.screenshot(path=str(out / f"{theme}-{device}-given-up.png"))
+
+                resume(page, base, deal.number, line[:-1])
+                BoardPlayer(page, deal.number, line[:-1]).play(line[-1:])
+                expect(page.get_by_test_id("result-title")).to_have_text("You won!")
+                assert dialog.evaluate("(d) => d.scrollHeight <= d.clientHeight"), (theme, device, "won")
+                page.screenshot(path=str(out / f"{theme}-{device}-won.png"))
+                shots.append((theme, device))
+            finally:
+                context.close()
+            assert not errors, (theme, device, errors)
+    assert len(shots) == 4

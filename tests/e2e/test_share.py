@@ -1,8 +1,9 @@
 """Sharing a daily game (issue 14, item 6), in Chromium: once the server has verified and ranked
 a daily win, the result card offers Share. This browser has no Web Share API on Linux (and the
 test makes sure of it), so the text goes to the clipboard, which the test reads back: the day,
-the result, the time by the server's clock, the rank of N, the streak and a link, and nothing of
-the game itself (no move, not the deal's code, secret until the day is final)."""
+the result, the time by the server's clock, the cards home by suit, the rank of N, the streak
+and a link, and nothing of the game itself (no move, not the deal's code, secret until the day
+is final)."""
 
 from datetime import timedelta
 
@@ -64,6 +65,7 @@ def test_a_verified_daily_win_is_shared_through_the_clipboard(page, live_server,
     assert text.split("\n") == [
         f"Easy Harp Daily · {deal.date:%b} {deal.date.day}, {deal.date.year}",  # en-US: Dec 1, 2026
         f"Won in {submission.moves} moves, {clock(submission.duration_ms)}",
+        "♠██ ♥██ ♦██ ♣██ 104/104",  # the cards home by suit (no hint used: no mark)
         "Rank #1 of 1 player",
         "Streak: 1 day",
         f"{base}/",

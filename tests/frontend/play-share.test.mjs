@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, test } from "node:test";
 
 import { BRAND, deliver, shareFacts, shareText } from "../../frontend/static/frontend/pages/play/share.js";
+import { block, foundationPicture } from "../../frontend/static/frontend/pages/play/share-picture.js";
 
 const PLURALS = {
   pl: (n) => (n === 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? 1 : 2),
@@ -88,6 +89,26 @@ describe("shareText in English (no catalogue)", () => {
   });
 });
 
+describe("the picture and the hints' mark", () => {
+  test("a block a foundation, as high as its pile, grouped by suit, and the count of 104", () => {
+    assert.deepEqual([0, 1, 2, 7, 12, 13].map(block), ["·", "▁", "▂", "▅", "█", "█"]);
+    assert.equal(foundationPicture(new Array(8).fill(13)), "♠██ ♥██ ♦██ ♣██ 104/104");
+    assert.equal(foundationPicture([13, 13, 13, 10, 4, 0, 1, 7]), "♠██ ♥█▇ ♦▃· ♣▁▅ 61/104");
+  });
+
+  test("a won game's text with its picture; hints marked, in their plural form", () => {
+    const lines = shareText(facts({ foundations: new Array(8).fill(13), hints: 1 }), "en").split("\n");
+    assert.deepEqual(lines.slice(1, 4), ["Won in 5 moves, 1:23", "♠██ ♥██ ♦██ ♣██ 104/104", "💡 1 hint used"]);
+    assert.equal(shareText(facts({ hints: 3 }), "en").split("\n")[2], "💡 3 hints used");
+    assert.ok(!shareText(facts({ hints: 0 }), "en").includes("💡"));
+  });
+
+  test("a game given up: not won, its cards home, its rank", () => {
+    const text = shareText(facts({ won: false, moves: 160, foundations: [13, 13, 13, 10, 4, 0, 1, 7], rank: 37, count: 120 }), "en");
+    assert.deepEqual(text.split("\n").slice(1, 4), ["Not won: 160 moves, 1:23", "♠██ ♥█▇ ♦▃· ♣▁▅ 61/104", "Rank #37 of 120 players"]);
+  });
+});
+
 describe("shareText in Polish and German (the project's catalogues)", () => {
   test("Polish: three plural forms for moves, players and days", () => {
     installLanguage("pl");
@@ -128,9 +149,16 @@ describe("shareFacts from a verified daily game's record", () => {
 
   test("the server's figures, the rank and the streak, and the deal of the day's page", () => {
     assert.deepEqual(shareFacts(record, "https://harp.example"), {
-      date: "2026-12-01", won: true, moves: 4, durationMs: 61_000, practice: false, rank: 2, count: 9, streak: 3,
-      url: "https://harp.example/",
+      date: "2026-12-01", won: true, moves: 4, durationMs: 61_000, practice: false, hints: 0, foundations: null,
+      rank: 2, count: 9, streak: 3, url: "https://harp.example/",
     });
+  });
+
+  test("the table's foundations, for the picture, and the server's count of hints", () => {
+    const piles = [13, 13, 13, 12, 4, 0, 1, 5];
+    const facts_ = shareFacts({ ...record, submission: { ...record.submission, hints: 2 } }, "https://x", piles);
+    assert.deepEqual([facts_.foundations, facts_.hints], [piles, 2]);
+    assert.notEqual(facts_.foundations, piles); // a copy: the game plays on without changing it
   });
 
   test("spoiler-free: neither the deal's code nor any move of the game", () => {

@@ -1,7 +1,8 @@
 // Easy Harp Daily's service worker, served at /sw.js (frontend/views.py) so that its scope is
 // the whole site. It keeps a game page's static files, the game page's shell, the JavaScript
 // catalogue and the manifest (frontend/offline.py lists them), so that a numbered deal's page
-// opens and plays offline: the engine is in the browser. Nothing else goes through it: the API,
+// opens and plays offline: the engine is in the browser. So does the start page, the installed
+// app's: offline, the shell deals a practice deal there and says today's needs a connection. Nothing else goes through it: the API,
 // the other pages and every request but a GET reach the server as if it were not there.
 //
 // The cache is named by a hash of the files it keeps: a deploy that changes one changes this
@@ -45,7 +46,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.search) return;
   if (request.mode === "navigate") {
-    if (NUMBERED.test(url.pathname)) event.respondWith(numberedPage(event));
+    if (NUMBERED.test(url.pathname) || url.pathname === "/") event.respondWith(numberedPage(event));
   } else if (FRESH_FIRST.has(url.pathname)) {
     event.respondWith(freshFirst(request, url.pathname));
   } else if (KEPT.has(url.pathname)) {

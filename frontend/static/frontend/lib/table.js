@@ -19,7 +19,7 @@
  */
 
 import { cardName } from "./card-words.js";
-import { formatNumber, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 export const SUIT_WORD = { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") };
@@ -47,9 +47,24 @@ export function rankLabel(name) {
   return name[0] === "T" ? "10" : name[0];
 }
 
-/** "TH" -> "10♥" for messages. */
+/**
+ * A court card's or an ace's letter in the reader's language, for messages: German writes
+ * B, D, K (Bube, Dame, König), Polish W, D, K (walet, dama, król). The cards' faces keep the
+ * letters every pack prints.
+ */
+function rankLetter(name) {
+  switch (name[0]) {
+    case "A": return pgettext("card rank, one letter", "A");
+    case "J": return pgettext("card rank, one letter", "J");
+    case "Q": return pgettext("card rank, one letter", "Q");
+    case "K": return pgettext("card rank, one letter", "K");
+    default: return rankLabel(name);
+  }
+}
+
+/** "TH" -> "10♥", "QD" -> "Q♦" ("D♦" in German and Polish) for messages. */
 export function pretty(name) {
-  return rankLabel(name) + SUIT_SYMBOL[name[1]];
+  return rankLetter(name) + SUIT_SYMBOL[name[1]];
 }
 
 function isRed(name) {
@@ -88,14 +103,17 @@ export function cardElement(name, faceUp = true) {
   return node;
 }
 
+/** The widest card: a 1920 px window's table is about 1700 px wide, ten cards of this fill it. */
+export const MAX_CARD_WIDTH = 150;
+
 /** Card size and spacing for the table's width (9 columns always fit). */
 export function measure(width) {
   const gap = width >= 640 ? 8 : width >= 420 ? 5 : 3;
   // One row on top (stock, waste, a gap, 8 foundations) when 10 cards of a good size fit;
   // else the foundations get a row of their own and the cards may be wider.
-  const oneRowWidth = Math.min(96, Math.floor((width - 10 * gap) / 10.3));
+  const oneRowWidth = Math.min(MAX_CARD_WIDTH, Math.floor((width - 10 * gap) / 10.3));
   const oneRow = oneRowWidth >= 56;
-  const w = oneRow ? oneRowWidth : Math.max(28, Math.min(96, Math.floor((width - 8 * gap) / 9)));
+  const w = oneRow ? oneRowWidth : Math.max(28, Math.min(MAX_CARD_WIDTH, Math.floor((width - 8 * gap) / 9)));
   const h = Math.round(w * 1.4);
   return { w, h, gap, oneRow };
 }

@@ -7,7 +7,8 @@
  *   saved-game.js         the game and the settings in localStorage, per deal code
  *   session.js            the server: attempt, hints, submission, polling, rank
  *   daily.js              today's deal: the invitation, the Start of a try, its resumption
- *   result-card.js        the card under a won game
+ *   result-card.js        the result dialog of an ended game (won or given up)
+ *   give-up.js            giving up: the game as it stands becomes the result
  *   view.js               drawing the table, the numbers and the status line
  *   actions.js            what a card's place and an action text mean, in cells and in words
  *   text.js               every text a person reads (translated: lib/i18n.js)
@@ -31,14 +32,16 @@ import { confirmThrowAway } from "./play/confirm.js";
 import { openDaily, showPanel } from "./play/daily.js";
 import { dealAgain, openNumbered } from "./play/deal.js";
 import { bindGestures } from "./play/gestures.js";
+import { bindGiveUp } from "./play/give-up.js";
 import { undo } from "./play/history.js";
 import { bindHowTo } from "./play/how-to.js";
 import { bindKeyboard } from "./play/keyboard.js";
+import { bindResultDialog } from "./play/result-card.js";
 import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
 import { askHint } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
 import { TEXT } from "./play/text.js";
-import { $, measureLayout, render, say, tick } from "./play/view.js";
+import { $, focusTable, measureLayout, render, say, tick } from "./play/view.js";
 
 /** The settings' boxes, checked from the saved settings and saved when changed. */
 function bindSettings(play) {
@@ -96,11 +99,29 @@ function bindToolbar(play) {
     event.preventDefault();
     playTyped($("code-input"));
   });
+  // A phone keeps the rarely used actions behind "More" (app.css): this opens and closes them.
+  const more = $("more-toggle");
+  more.addEventListener("click", () => {
+    const open = more.getAttribute("aria-expanded") !== "true";
+    more.setAttribute("aria-expanded", String(open));
+    $("toolbar").classList.toggle("more-open", open);
+  });
   $("code-input").addEventListener("input", (event) => {
     const input = event.target;
     const at = input.selectionStart;
     input.value = input.value.toUpperCase();
     input.setSelectionRange(at, at);
+  });
+}
+
+/** The skip link (base.html) leads to the cards: the focus on the table's tab stop. */
+function bindSkipLink() {
+  const link = document.querySelector("[data-testid=skip-link]");
+  if (!link) return;
+  link.addEventListener("click", (event) => {
+    if (!$("table").querySelector("[tabindex]")) return; // no cards yet: the fragment leads on
+    event.preventDefault();
+    focusTable();
   });
 }
 
@@ -118,6 +139,7 @@ function bindResize(play) {
  * offline, it stands in for every numbered deal's page. {code} or, for no valid code, {error}.
  */
 function dealInAddress(path) {
+  if (path === "/") return { code: formatCode(offlinePracticeNumber(), "N"), offlineStart: true };
   const match = /^\/play\/([^/]+)\/$/.exec(path);
   try {
     return { code: parseCode(match ? decodeURIComponent(match[1]) : "").toString() };
@@ -127,6 +149,15 @@ function dealInAddress(path) {
   }
 }
 
+/**
+ * The start page offline (the installed app opens there): today's deal needs the server, so a
+ * numbered deal stands in, the same one all day, so that a game begun offline resumes.
+ */
+function offlinePracticeNumber(now = new Date()) {
+  const day = Math.floor(now.getTime() / 86_400_000);
+  return MIN_DEAL + ((day * 7919) % (MAX_DEAL - MIN_DEAL + 1));
+}
+
 async function start(play) {
   forgetOldGames();
   if (play.page.shell) {
@@ -134,6 +165,9 @@ async function start(play) {
     if (play.page.code) document.title = `${play.page.code} · ${document.title.split(" · ").pop()}`;
   }
   $("hint").textContent = play.user.authenticated ? TEXT.hint : TEXT.hintSignIn;
+  // A hint's price, on the button too (and in a dialog before the first: play/session.js).
+  $("hint").title = TEXT.hintPrice;
+  $("hint").setAttribute("aria-description", TEXT.hintPrice);
   $("mode-note").textContent = TEXT.practice;
   if (play.page.error) {
     say(play.page.error, "error");
@@ -142,6 +176,7 @@ async function start(play) {
   }
   if (play.page.daily) await openDaily(play);
   else openNumbered(play);
+  if (play.page.offlineStart) say(TEXT.offlineStart, "info");
 }
 
 const play = createPlayState(pageData());
@@ -153,4 +188,7 @@ bindAnnouncer(play);
 bindToolbar(play);
 bindResize(play);
 bindHowTo();
+bindGiveUp(play);
+bindResultDialog(play);
+bindSkipLink();
 start(play);

@@ -9,11 +9,13 @@ import { formatCode, MAX_DEAL, MIN_DEAL } from "../../engine/deal.js";
 import { get, h, post } from "../../lib/api.js";
 import { AttemptClock } from "./timing.js";
 import { dealCards } from "./deal.js";
+import { closeResult } from "./result-card.js";
 import { freshRecord, loadGame } from "./saved-game.js";
 import { bindAttempt, submit } from "./session.js";
+import { gameOver } from "./state.js";
 import { dayClose } from "../../lib/time.js";
 import { TEXT, fill } from "./text.js";
-import { $, say, setStage, tickNextDeal } from "./view.js";
+import { $, focusTable, say, setStage, tickNextDeal } from "./view.js";
 
 /** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
 export async function openDaily(play) {
@@ -51,7 +53,7 @@ export async function openDaily(play) {
     play.timer = AttemptClock.start();
   }
   dealCards(play);
-  if (play.game.won) submit(play);
+  if (gameOver(play)) submit(play);
 }
 
 /** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
@@ -62,7 +64,8 @@ export function showPanel(play, kind, previousSubmission = null) {
   const tableEl = $("table");
   tableEl.replaceChildren();
   delete tableEl.dataset.ready;
-  $("result").hidden = true;
+  closeResult();
+  play.resultShownFor = null;
   for (const id of ["score", "moves", "hints"]) $(id).textContent = "0";
   $("time").textContent = "0:00";
   $("mode-note").hidden = true;
@@ -129,4 +132,5 @@ async function startDailyAttempt(play, button, error) {
   bindAttempt(play, attempt);
   dealCards(play);
   say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
+  focusTable(); // the player's next press is on the cards (issue 22, keyboard)
 }

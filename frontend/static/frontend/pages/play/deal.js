@@ -13,15 +13,15 @@ import { celebrate } from "./celebrate.js";
 import { land, takeOff } from "./motion.js";
 import { renderResult } from "./result-card.js";
 import { freshRecord, loadGame, saveGame } from "./saved-game.js";
-import { ensureAttempt, onWin, submit } from "./session.js";
-import { attemptIsMine, clearTapWait } from "./state.js";
+import { ensureAttempt, onGameOver, submit } from "./session.js";
+import { attemptIsMine, clearTapWait, gameOver } from "./state.js";
 import { TEXT } from "./text.js";
 import { $, refused, render, say, setStage } from "./view.js";
 
 /** Try one action: the engine either refuses it (and says why) or it is played and logged. */
 export function act(play, text) {
   const { game } = play;
-  if (!game) return false;
+  if (!game || gameOver(play)) return false;
   clearTapWait(play);
   const reason = refusalWords(game, text);
   if (reason !== null) {
@@ -40,7 +40,7 @@ export function act(play, text) {
   say("");
   saveGame(play);
   render(play);
-  if (game.won) onWin(play); // draws the table again
+  if (game.won) onGameOver(play); // draws the table again
   else ensureAttempt(play);
   land(play, flight);
   if (game.won) celebrate();
@@ -57,7 +57,7 @@ export function dealCards(play) {
     const result = replayOnto(play.game, record.actions);
     if (!result.ok) {
       say(TEXT.resumeFailed(result.error), "error");
-      Object.assign(record, { actions: [], times: [], startedAt: null, finishedAt: null });
+      Object.assign(record, { actions: [], times: [], startedAt: null, finishedAt: null, gaveUp: false });
       play.game = Game.new(parseCode(code).number);
     } else if (!play.game.won) {
       say(TEXT.welcomeBack(record.actions.length));
@@ -76,7 +76,7 @@ export function dealCards(play) {
  */
 export function dealAgain(play) {
   if (play.page.daily) {
-    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null });
+    Object.assign(play.record, { actions: [], times: [], startedAt: null, finishedAt: null, gaveUp: false });
   } else {
     play.record = freshRecord(play.code);
     play.timer = null;
@@ -96,7 +96,7 @@ export function openNumbered(play) {
   play.record = loadGame(play.code) || freshRecord(play.code);
   if (attemptIsMine(play)) play.timer = AttemptClock.resume(play.record.clock);
   dealCards(play);
-  if (play.game.won) {
+  if (gameOver(play)) {
     if (user.authenticated && (play.record.submissionId || attemptIsMine(play))) submit(play);
   } else {
     ensureAttempt(play);

@@ -16,7 +16,7 @@
 import { describeSource, parseSrc, refusalWords } from "./actions.js";
 import { act } from "./deal.js";
 import { cleanupDrag, endDrag, markDropTarget, startDrag } from "./drag.js";
-import { clearTapWait } from "./state.js";
+import { clearTapWait, gameOver } from "./state.js";
 import { TEXT } from "./text.js";
 import { $, refused } from "./view.js";
 
@@ -37,7 +37,7 @@ export function bindGestures(play) {
 }
 
 function press(play, event) {
-  if (event.button !== 0 || !play.game || play.game.won) return;
+  if (event.button !== 0 || !play.game || gameOver(play)) return;
   const tableEl = $("table");
   const target = event.target.closest("[data-src], [data-stock]");
   if (!target || !tableEl.contains(target)) return;

@@ -22,11 +22,13 @@
  */
 
 import { cardName } from "../../lib/card-words.js";
+import { pretty } from "../../lib/table.js";
 import { announce } from "./announce.js";
 import { act } from "./deal.js";
 import { dropAction } from "./drag.js";
 import { redo, undo } from "./history.js";
 import { askHint } from "./session.js";
+import { gameOver } from "./state.js";
 import { TEXT } from "./text.js";
 import { $, refused } from "./view.js";
 
@@ -154,6 +156,8 @@ function keepTabStop(tableEl, el) {
 /** The cards picked up are lifted on the table (drawn again after every drawing). */
 function markHeld(play, tableEl) {
   for (const node of tableEl.querySelectorAll(".held")) node.classList.remove("held");
+  const note = $("held-note");
+  if (note) note.hidden = !play.held;
   if (!play.held) return;
   const { src } = play.held;
   let cards;
@@ -164,6 +168,8 @@ function markHeld(play, tableEl) {
     cards = [...tableEl.querySelectorAll(`[data-col="${n}"]`)].filter((card) => Number(card.dataset.index) >= index);
   }
   for (const card of cards) card?.classList.add("held");
+  // In view beside the outline: "holding 5♥" (the live region has said "Picked up ...").
+  if (note && cards[0]) note.textContent = TEXT.holding(pretty(cards[0].dataset.card));
 }
 
 /** Enter or Space: pick up, put down, or draw. */
@@ -220,7 +226,7 @@ function putBack(play) {
 function onTableKey(play, event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const { game } = play;
-  if (!game || game.won) return;
+  if (!game || gameOver(play)) return;
   const tableEl = $("table");
   const key = event.key;
   const letter = key.length === 1 ? key.toLowerCase() : "";
@@ -253,7 +259,7 @@ function onTableKey(play, event) {
 
 /** A click no pointer made (a screen reader's activation): Enter on the place clicked. */
 function onActivate(play, event) {
-  if (event.detail !== 0 || !play.game || play.game.won) return;
+  if (event.detail !== 0 || !play.game || gameOver(play)) return;
   const cursor = cursorOf(event.target);
   if (!cursor) return;
   play.cursor = cursor;
@@ -279,13 +285,13 @@ function afterDrawing(play) {
   markHeld(play, tableEl);
   if (!game) return;
   const cursor = play.cursor || { place: "stock", depth: 0 };
-  const el = game.won ? null : elementAt(tableEl, cursor);
+  const el = gameOver(play) ? null : elementAt(tableEl, cursor);
   keepTabStop(tableEl, el);
   const lost = !document.activeElement || document.activeElement === document.body;
   if (!lost || !play.focusKept) return;
   if (el) {
     el.focus({ preventScroll: play.lastInput === "pointer" });
-  } else if (game.won && !$("result").hidden) {
+  } else if (gameOver(play) && !$("result").hidden) {
     // The game is over: on to what the server makes of it.
     $("result").setAttribute("tabindex", "-1");
     $("result").focus({ preventScroll: play.lastInput === "pointer" });

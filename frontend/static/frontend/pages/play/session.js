@@ -12,9 +12,9 @@ import { actionKeys, describeAction } from "./actions.js";
 import { watchRank } from "./live-rank.js";
 import { renderResult } from "./result-card.js";
 import { saveGame } from "./saved-game.js";
-import { attemptIsMine } from "./state.js";
+import { attemptIsMine, gameOver } from "./state.js";
 import { TEXT } from "./text.js";
-import { render, say } from "./view.js";
+import { $, render, say } from "./view.js";
 
 /** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
 export function bindAttempt(play, attempt) {
@@ -34,7 +34,7 @@ export function bindAttempt(play, attempt) {
 export function ensureAttempt(play, { force = false } = {}) {
   if (play.attemptStarting) return play.attemptStarting;
   const { game, page, user } = play;
-  if (page.daily || !user.authenticated || !game || game.won || attemptIsMine(play)) return Promise.resolve();
+  if (page.daily || !user.authenticated || !game || gameOver(play) || attemptIsMine(play)) return Promise.resolve();
   if (!force && !play.record.actions.length) return Promise.resolve();
   const forRecord = play.record;
   const lateStart = forRecord.actions.length > 1;
@@ -55,13 +55,28 @@ export function ensureAttempt(play, { force = false } = {}) {
   return play.attemptStarting;
 }
 
+/**
+ * Before the first hint of a game that can rank, its price in a dialog (play.html): a result
+ * with hints ranks after every result without. Resolves true when the player still wants it.
+ */
+function hintAccepted(play) {
+  if (play.record.hints || play.record.practice) return Promise.resolve(true);
+  const dialog = $("hint-dialog");
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "hint"), { once: true });
+  });
+}
+
 /** The solver's next move, asked on the attempt: the server counts the hint on it. */
 export async function askHint(play) {
-  if (!play.game || play.game.won) return;
+  if (!play.game || gameOver(play)) return;
   if (!play.user.authenticated) {
     window.location.assign(`/login/?next=${encodeURIComponent(window.location.pathname)}`);
     return;
   }
+  if (!(await hintAccepted(play)) || gameOver(play)) return;
   say(TEXT.hintLooking);
   let action;
   try {
@@ -85,8 +100,11 @@ export async function askHint(play) {
   say(TEXT.hintSays(describeAction(play.game, action), TEXT.hintNote), "hint");
 }
 
-/** The game is won: stop its time, show the card, and send it when signed in. */
-export function onWin(play) {
+/**
+ * The game is over, won or given up: stop its time, show the result, and send it when signed
+ * in (a game given up is sent as it stands: the server ranks it by cards home, then moves).
+ */
+export function onGameOver(play) {
   if (!play.record.finishedAt) play.record.finishedAt = Date.now();
   saveGame(play);
   render(play);
@@ -94,7 +112,7 @@ export function onWin(play) {
   if (play.user.authenticated) submit(play);
 }
 
-/** Send the won game (once: after a reload, go on polling, or show the refusal again). */
+/** Send the ended game (once: after a reload, go on polling, or show the refusal again). */
 export async function submit(play) {
   if (play.attemptStarting) { try { await play.attemptStarting; } catch { /* reported */ } }
   if (play.record.submissionId) { poll(play); return; }

@@ -11,8 +11,11 @@ import { saveGame } from "./saved-game.js";
 import { deliver, shareFacts, shareText } from "./share.js";
 import { TEXT } from "./text.js";
 
-/** The line with the button, or null while there is nothing to share yet. */
-export function shareLine(play) {
+/**
+ * The line with the button, or null while there is nothing to share yet. `onStreak` is called
+ * once the streak is known (the result shows it).
+ */
+export function shareLine(play, onStreak = () => {}) {
   const { record } = play;
   const sub = record && record.submission;
   if (!record || !record.daily || !sub || sub.status !== "verified" || !sub.daily_date) return null;
@@ -21,16 +24,20 @@ export function shareLine(play) {
   const button = h("button", { type: "button", class: "share-button", "data-testid": "share" }, TEXT.share);
   const line = h("p", { class: "share" }, button, " ", status);
   button.addEventListener("click", () => share(play, line, status));
-  if (!Number.isInteger(record.streak)) {
+  if (!Number.isInteger(record.streak) && play.streakAskedFor !== record) {
     // Shared with the streak once its answer is in (a moment: the click must not wait for it).
     button.disabled = true;
-    askStreak(play).finally(() => { button.disabled = false; });
+    askStreak(play).finally(() => {
+      button.disabled = false;
+      if (Number.isInteger(record.streak)) onStreak();
+    });
   }
   return line;
 }
 
 async function share(play, line, status) {
-  const text = shareText(shareFacts(play.record, window.location.origin), language());
+  const foundations = play.game ? play.game.foundations : null;
+  const text = shareText(shareFacts(play.record, window.location.origin, foundations), language());
   status.textContent = "";
   let how;
   try {
@@ -52,6 +59,7 @@ async function share(play, line, status) {
 function askStreak(play) {
   if (!play.streakAsking) {
     const { record, user } = play;
+    play.streakAskedFor = record; // once per game, answered or not
     play.streakAsking = (async () => {
       try {
         const profile = await get(`/api/players/${encodeURIComponent(user.username)}/`);

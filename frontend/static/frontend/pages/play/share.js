@@ -2,7 +2,8 @@
  * What a player shares after a daily game, and how it leaves the page. Pure: the facts, the
  * language and the browser's navigator are parameters, so tests can fix them.
  *
- * The text is spoiler-free: the day, won or not, the moves and the time, the rank of N, the
+ * The text is spoiler-free: the day, won or not, the moves and the time, a picture of the
+ * cards home by suit (share-picture.js), a mark when hints were used, the rank of N, the
  * current streak and a link; never a move of the game, nor the deal's code, which stays secret
  * until the day is final (docs/fair-play.md). So the link is the page of the deal of the day,
  * the site's root, where a friend plays the same deal that day. Its words come from the
@@ -11,6 +12,7 @@
 
 import { clock } from "../../lib/api.js";
 import { formatDay, formatNumber, gettext, interpolate, ngettext } from "../../lib/i18n.js";
+import { foundationPicture } from "./share-picture.js";
 
 /** The site's name: a brand, the same in every language. */
 export const BRAND = "Easy Harp Daily";
@@ -18,9 +20,10 @@ export const BRAND = "Easy Harp Daily";
 /**
  * The facts to share from a daily game's record (saved-game.js) once the server has verified
  * it: the server's figures (its replay, its clock), the rank on the day's board and the streak
- * when known. `origin` is the site's, e.g. "https://easyharp.example".
+ * when known. `origin` is the site's, e.g. "https://easyharp.example"; `foundations` the
+ * eight piles' heights on the table (an engine Game's), for the picture.
  */
-export function shareFacts(record, origin) {
+export function shareFacts(record, origin, foundations = null) {
   const sub = record.submission || {};
   const rank = record.rank && record.rank.me ? record.rank : null;
   return {
@@ -29,6 +32,8 @@ export function shareFacts(record, origin) {
     moves: sub.moves ?? 0,
     durationMs: sub.duration_ms ?? null,
     practice: Boolean(sub.practice),
+    hints: sub.hints ?? record.hints ?? 0,
+    foundations: foundations ? [...foundations] : null,
     rank: rank ? rank.me : null,
     count: rank ? rank.count : null,
     streak: Number.isInteger(record.streak) ? record.streak : null,
@@ -44,6 +49,11 @@ export function shareText(facts, lang) {
   lines.push(facts.won
     ? interpolate(ngettext("Won in %(moves)s move, %(time)s", "Won in %(moves)s moves, %(time)s", facts.moves), { moves, time })
     : interpolate(ngettext("Not won: %(moves)s move, %(time)s", "Not won: %(moves)s moves, %(time)s", facts.moves), { moves, time }));
+  if (facts.foundations) lines.push(foundationPicture(facts.foundations));
+  if (facts.hints > 0) {
+    lines.push(`💡 ${interpolate(ngettext("%(count)s hint used", "%(count)s hints used", facts.hints),
+      { count: formatNumber(facts.hints, lang) })}`);
+  }
   if (facts.practice) {
     lines.push(gettext("A practice game: not ranked"));
   } else if (facts.rank) {

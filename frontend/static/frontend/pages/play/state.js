@@ -32,6 +32,9 @@ export function createPlayState(page = {}) {
     redo: null,            // the actions undos took back, to play again (history.js)
     announced: null,       // the game as the live region last told it (announce.js)
     streakAsking: null,    // the promise of the player's streak, asked for to share (share-button.js)
+    resultShownFor: null,  // the record whose ending the result dialog last opened on (result-card.js)
+    histogram: null,       // {record, box}: the day's histogram in the result dialog, fetched once
+    hintWarned: false,     // the price of a hint was told in its dialog this visit (session.js)
   };
 }
 
@@ -39,6 +42,11 @@ export function createPlayState(page = {}) {
 export function attemptIsMine(play) {
   const { record, user } = play;
   return Boolean(record && record.attemptId && record.attemptUser === user.username);
+}
+
+/** Whether the game on the table has ended: won, or given up (then the log as it stands is sent). */
+export function gameOver(play) {
+  return Boolean(play.game && (play.game.won || (play.record && play.record.gaveUp)));
 }
 
 /** Forget a first tap waiting for a second: any other action or gesture ends the wait. */

@@ -66,6 +66,7 @@ export const TEXT = {
   practice: gettext("Practice: this game will not be ranked."),
   ranked: gettext("Your ranked try has started: good luck."),
   resumed: gettext("Welcome back: your ranked try goes on."),
+  offlineStart: gettext("Offline: today's deal needs a connection. Meanwhile, a practice deal."),
 
   // Dealing, and dealing again.
   resumeFailed: (why) => say(gettext("The saved game could not be resumed (%(reason)s); dealt again."), { reason: why }),
@@ -135,6 +136,21 @@ export const TEXT = {
   attemptFailed: (why) => say(gettext("Could not start this game on the server (%(reason)s); it can't be ranked yet."), { reason: why }),
   noClock: gettext("This game began before you signed in, so the server has no clock for it and it can't be ranked. Play it again with “Same deal”."),
   notTaken: (why) => say(gettext("The server did not take this game: %(reason)s"), { reason: why }),
+
+  // Giving up (the give-up dialog of play.html): the game as it stands is the result.
+  gaveUpSaid: gettext("You gave up: the game as it stands is your result."),
+  notWon: gettext("Not won"),
+  /** The cards on the foundations, of 104. */
+  cardsHome: (n) => say(ngettext("%(count)s card home", "%(count)s cards home", n), { count: formatNumber(n) }),
+
+  // Hints' price (the hint dialog of play.html and the hint button's description).
+  hintPrice: gettext("A result with hints ranks after every result without hints."),
+
+  // The result dialog.
+  closeResult: gettext("Back to the table"),
+  streakLine: (n) => say(ngettext("Streak: %(count)s day", "Streak: %(count)s days", n), { count: formatNumber(n) }),
+  /** The held cards, shown beside the table (the live region says "Picked up ..."). */
+  holding: (card) => say(gettext("holding %(card)s"), { card }),
 
   // The result card.
   won: gettext("You won!"),

@@ -6,6 +6,7 @@
 import { clock } from "../../lib/api.js";
 import { renderTable } from "../../lib/table.js";
 import { dayClose } from "../../lib/time.js";
+import { gameOver } from "./state.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -75,7 +76,8 @@ export function render(play) {
   if (play.hint) for (const key of play.hint.keys) keys[key] = "hinted";
   if (play.landed) for (const key of play.landed) keys[key] = `${keys[key] || ""} landed`.trim();
   if (!play.layout) measureLayout(play);
-  renderTable(tableEl, snap, { interactive: !snap.won, keys, ...play.layout });
+  const over = gameOver(play);
+  renderTable(tableEl, snap, { interactive: !over, keys, ...play.layout });
   $("score").textContent = snap.score;
   $("moves").textContent = snap.moves;
   $("hints").textContent = record.hints;
@@ -83,8 +85,9 @@ export function render(play) {
   tableEl.dataset.logLength = record.actions.length;
   $("log-length").textContent = record.actions.length;
   $("move-log").value = JSON.stringify({ deal: play.code, actions: record.actions });
-  $("undo").disabled = snap.won;
-  $("hint").disabled = snap.won;
+  $("undo").disabled = over;
+  $("hint").disabled = over;
+  $("give-up").disabled = over || !record.actions.length;
   tick(play);
 }
 
@@ -97,11 +100,17 @@ export function tick(play) {
   $("time").textContent = play.game && record.startedAt ? clock(end - record.startedAt) : "0:00";
 }
 
+/** The focus on the table's one tab stop (the skip link, and Start, lead there). */
+export function focusTable() {
+  const stop = $("table").querySelector('[tabindex="0"]') || $("table").querySelector("[tabindex]");
+  if (stop) stop.focus();
+}
+
 /** "invite" and "start"/"again" show the daily panel and no cards; "playing" the table. */
 export function setStage(stage) {
   $("game").dataset.stage = stage;
   $("daily-panel").hidden = stage === "playing";
-  for (const id of ["undo", "hint", "same-deal"]) $(id).disabled = stage !== "playing";
+  for (const id of ["undo", "hint", "same-deal", "give-up"]) $(id).disabled = stage !== "playing";
 }
 
 /** The countdown to the next deal, in the reader's clock, where the page shows one. */
