@@ -42,6 +42,13 @@ class Logger(glogging.Logger):
                 for handler in log.handlers:
                     handler.setFormatter(_json_formatter())
 
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        if not resp.sent and resp.response_length:
+            # A file gunicorn sent with sendfile() (WhiteNoise's) is not counted in resp.sent.
+            atoms["b"], atoms["B"] = str(resp.response_length), resp.response_length
+        return atoms
+
     def access(self, resp, req, environ, request_time):
         if environ.get("PATH_INFO") in QUIET_PATHS:
             return
@@ -56,7 +63,7 @@ class Logger(glogging.Logger):
             "method": environ.get("REQUEST_METHOD"),
             "path": environ.get("PATH_INFO"),
             "status": int(status),
-            "bytes": getattr(resp, "sent", None),
+            "bytes": resp.sent or resp.response_length or 0,
             "duration_ms": round(request_time.total_seconds() * 1000, 1),
             "remote_addr": environ.get("REMOTE_ADDR"),
             "user_agent": environ.get("HTTP_USER_AGENT"),
