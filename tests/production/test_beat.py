@@ -25,20 +25,26 @@ FIRST_RUN_TIMEOUT = 40
 
 class Beat:
     def __init__(self, name: str, folder: Path, redis_url: str):
-        command = app_service("beat", {"DJANGO_SECRET_KEY": "k", "DAILY_DEAL_SECRET": "d",
-                                       "POSTGRES_PASSWORD": "p"}).command[2]
+        command = app_service(
+            "beat", {"DJANGO_SECRET_KEY": "k", "DAILY_DEAL_SECRET": "d", "POSTGRES_PASSWORD": "p"}
+        ).command[2]
         # compose's beat command after its wait for the migrations, with this machine's files.
         beat = CONTAINER_FOLDERS.sub(f"{folder}/{name}-", command.split("exec ", 1)[1])
         self.argv = [sys.executable, "-m", *beat.split()]
         self.log = folder / f"{name}.log"
-        self.env = {**os.environ, "REDIS_URL": redis_url, "CELERY_BEAT_LOCK_SECONDS": str(LOCK_SECONDS),
-                    "PYTHONUNBUFFERED": "1"}
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "CELERY_BEAT_LOCK_SECONDS": str(LOCK_SECONDS),
+            "PYTHONUNBUFFERED": "1",
+        }
         self.process = None
 
     def start(self) -> "Beat":
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(self.argv, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                self.argv, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         return self
 
     def output(self) -> str:
@@ -59,7 +65,8 @@ def wait_for(what: str, condition, timeout: float, beats) -> None:
         for beat in beats:
             assert beat.process.poll() is None, f"a beat exited:\n{beat.output()[-3000:]}"
         assert time.monotonic() < deadline, f"no {what} within {timeout} s:\n" + "\n".join(
-            beat.output()[-2000:] for beat in beats)
+            beat.output()[-2000:] for beat in beats
+        )
         time.sleep(0.2)
 
 

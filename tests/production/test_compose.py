@@ -71,8 +71,10 @@ def test_web_has_no_control_socket(compose):
     """gunicorn's control socket would go under /app/.gunicorn, which the user cannot write:
     an [ERROR] at every start."""
     assert "--no-control-socket" in app_service("web", VALUES).command[2]
-    assert re.search(r'^CMD \[.*"--no-control-socket"', (ROOT / "Dockerfile").read_text(), re.M)
-    assert re.search(r"^control_socket_disable = True$", (ROOT / "config" / "gunicorn.conf.py").read_text(), re.M)
+    assert re.search(r'^CMD \[.*"--no-control-socket"', (ROOT / "Dockerfile").read_text(), re.MULTILINE)
+    assert re.search(
+        r"^control_socket_disable = True$", (ROOT / "config" / "gunicorn.conf.py").read_text(), re.MULTILINE
+    )
 
 
 def test_only_migrate_migrates_and_the_others_wait_for_it(compose):
@@ -128,7 +130,7 @@ def test_worker_health_check_reads_the_liveness_files_age(compose, tmp_path):
     check = _shell_check(compose, "worker").replace("/tmp/celery-worker.alive", str(tmp_path / "alive"))
 
     def healthy() -> bool:
-        return subprocess.run(["sh", "-c", check], capture_output=True).returncode == 0
+        return subprocess.run(["sh", "-c", check], capture_output=True, check=False).returncode == 0
 
     assert not healthy()  # no file: not started, or stopped
     (tmp_path / "alive").touch()
@@ -141,11 +143,11 @@ def test_worker_health_check_reads_the_liveness_files_age(compose, tmp_path):
 def test_beat_health_check_finds_its_process(compose, tmp_path):
     check = _shell_check(compose, "beat").replace("/tmp/celerybeat.pid", str(tmp_path / "beat.pid"))
     (tmp_path / "beat.pid").write_text(f"{os.getpid()}\n")
-    assert subprocess.run(["sh", "-c", check], capture_output=True).returncode == 0
+    assert subprocess.run(["sh", "-c", check], capture_output=True, check=False).returncode == 0
     gone = subprocess.Popen(["true"])
     gone.wait()
     (tmp_path / "beat.pid").write_text(f"{gone.pid}\n")
-    assert subprocess.run(["sh", "-c", check], capture_output=True).returncode != 0
+    assert subprocess.run(["sh", "-c", check], capture_output=True, check=False).returncode != 0
 
 
 def test_depends_on_waits_for_healthy(compose):
@@ -206,7 +208,7 @@ def test_postgres_sets_the_password_again_at_every_start(compose):
     assert """ALTER ROLE easyharp PASSWORD :'password'""" in script
     assert '-v password="$POSTGRES_PASSWORD"' in script
     assert "trap 'kill -TERM $server" in script  # docker stop reaches the server
-    result = subprocess.run(["sh", "-n", "-c", script], capture_output=True, text=True)
+    result = subprocess.run(["sh", "-n", "-c", script], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert "test -f /tmp/password-set" in _check(postgres) and "rm -f /tmp/password-set" in script
 
@@ -228,27 +230,34 @@ def test_beat_keeps_its_schedule_on_a_volume(compose):
 
 def test_dockerfile():
     text = (ROOT / "Dockerfile").read_text()
-    (base,) = re.findall(r"^FROM (\S+)", text, re.M)
+    (base,) = re.findall(r"^FROM (\S+)", text, re.MULTILINE)
     assert base.startswith("python:3.11.") and base.endswith("-slim-bookworm") and PINNED.search(base), base
     assert "pip install --require-hashes -r requirements.txt" in text
     assert "collectstatic --noinput" in text
 
 
 def test_the_image_has_no_tests_benchmarks_or_docs():
-    patterns = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
-                if line.strip() and not line.startswith("#")}
+    patterns = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
     assert {"tests", "benchmarks", "docs", ".env"} <= patterns
 
 
 def _readme_variables() -> set[str]:
     text = (ROOT / "README.md").read_text()
     table = text.split("## Environment variables", 1)[1].split("\n## ", 1)[0]
-    return {name for line in table.splitlines() if line.startswith("| `")
-            for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1])}
+    return {
+        name
+        for line in table.splitlines()
+        if line.startswith("| `")
+        for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1])
+    }
 
 
 def test_env_example_documents_every_variable_of_the_readme():
-    documented = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", (ROOT / ".env.example").read_text(), re.M))
+    documented = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", (ROOT / ".env.example").read_text(), re.MULTILINE))
     readme = _readme_variables()
     assert len(readme) > 40
     assert readme - documented == set()
@@ -274,14 +283,27 @@ def test_app_commands_wait_for_the_migrations(compose, tmp_path):
     script = command[2].replace("exec gunicorn", "exec echo started gunicorn").replace("sleep 3", "sleep 0.2")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     with fresh_database("wait") as url:
-        waiting = subprocess.Popen(["sh", "-c", script], cwd=ROOT, env={**env, "DATABASE_URL": url},
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        waiting = subprocess.Popen(
+            ["sh", "-c", script],
+            cwd=ROOT,
+            env={**env, "DATABASE_URL": url},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         time.sleep(6)
         assert waiting.poll() is None, waiting.stdout.read()
         waiting.kill()
         assert "web: waiting for the migrations" in waiting.communicate()[0]
-    done = subprocess.run(["sh", "-c", script], cwd=ROOT, env={**env, "DATABASE_URL": _test_database_url(settings)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["sh", "-c", script],
+        cwd=ROOT,
+        env={**env, "DATABASE_URL": _test_database_url(settings)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0 and done.stdout.startswith("started gunicorn"), done.stdout + done.stderr
 
 

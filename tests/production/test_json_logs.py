@@ -17,8 +17,13 @@ pytestmark = [pytest.mark.slow]
 
 @pytest.fixture
 def stack(production_bin, smoke_database_url, clean_redis, tmp_path):  # noqa: F811
-    stack = Stack(production_bin, smoke_database_url, settings.REDIS_URL, tmp_path,
-                  extra_environment={"DJANGO_LOG_FORMAT": "json"})
+    stack = Stack(
+        production_bin,
+        smoke_database_url,
+        settings.REDIS_URL,
+        tmp_path,
+        extra_environment={"DJANGO_LOG_FORMAT": "json"},
+    )
     yield stack
     stack.stop()
 
@@ -29,9 +34,16 @@ def json_lines(text: str) -> list[dict]:
 
 def post(base: str, path: str, body: dict, token: str, **headers) -> tuple[int, dict, dict]:
     request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), method="POST",
-        headers={"Content-Type": "application/json", "Accept": "application/json", "Authorization": f"Token {token}",
-                 **headers})
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Authorization": f"Token {token}",
+            **headers,
+        },
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, dict(response.headers), json.loads(response.read())
 
@@ -48,32 +60,45 @@ def follow_a_submission(stack: Stack) -> None:
     stack.start("web", "worker")
     web, worker = stack.services["web"], stack.services["worker"]
     game = shortest_won_game()
-    status, account = call(stack.url, "POST", "/api/auth/signup/",
-                           {"username": "json_player", "password": "a-long-json-test-password-7"})
+    status, account = call(
+        stack.url, "POST", "/api/auth/signup/", {"username": "json_player", "password": "a-long-json-test-password-7"}
+    )
     assert status == 201, account
     status, attempt = call(stack.url, "POST", "/api/attempts/", {"deal": game["deal"]}, account["token"])
     assert status == 201, attempt
-    status, headers, accepted = post(stack.url, f"/api/attempts/{attempt['id']}/submission",
-                                     {"actions": game["actions"], "hints": 0}, account["token"])
+    status, headers, accepted = post(
+        stack.url,
+        f"/api/attempts/{attempt['id']}/submission",
+        {"actions": game["actions"], "hints": 0},
+        account["token"],
+    )
     assert status == 202, accepted
     request_id = headers["X-Request-ID"]
     assert len(request_id) == 32
 
     def verified_in_the_worker_log():
-        return [line for line in json_lines(worker.output())
-                if line.get("request_id") == request_id and "succeeded" in line["message"]]
+        return [
+            line
+            for line in json_lines(worker.output())
+            if line.get("request_id") == request_id and "succeeded" in line["message"]
+        ]
 
     (done,) = stack.wait("the verification's line in the worker's log", verified_in_the_worker_log, 60)
     assert done["logger"] == "celery.app.trace" and done["level"] == "INFO"
     assert done["task_id"] != "-" and "verify" in done["message"]
 
     # A proxy's id is kept when it looks like one; anything else is replaced.
-    status, headers, _body = post(stack.url, "/api/auth/login/", {"username": "json_player",
-                                  "password": "a-long-json-test-password-7"}, account["token"],
-                                  **{"X-Request-ID": "proxy-id.42"})
+    status, headers, _body = post(
+        stack.url,
+        "/api/auth/login/",
+        {"username": "json_player", "password": "a-long-json-test-password-7"},
+        account["token"],
+        **{"X-Request-ID": "proxy-id.42"},
+    )
     assert headers["X-Request-ID"] == "proxy-id.42"
-    with urllib.request.urlopen(urllib.request.Request(f"{stack.url}/healthz",
-                                                       headers={"X-Request-ID": "no spaces, please"})) as response:
+    with urllib.request.urlopen(
+        urllib.request.Request(f"{stack.url}/healthz", headers={"X-Request-ID": "no spaces, please"})
+    ) as response:
         assert response.headers["X-Request-ID"] != "no spaces, please"
 
     # Every line web wrote is JSON: gunicorn's own, its access lines, Django's.

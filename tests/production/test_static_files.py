@@ -21,8 +21,15 @@ from .test_smoke import Stack, production_bin, shortest_won_game  # noqa: F401 (
 pytestmark = [pytest.mark.slow]
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 A_YEAR = "max-age=31536000, public, immutable"
 RELATIVE_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 # gunicorn's access line (config/gunicorn.conf.py): address "request line" status bytes ...
@@ -30,7 +37,7 @@ ACCESS_LINE = re.compile(r'"(?P<method>[A-Z]+) (?P<path>\S+) HTTP/[\d.]+" (?P<st
 
 
 @pytest.fixture(scope="module")
-def web(production_bin, tmp_path_factory):
+def web(production_bin, tmp_path_factory):  # noqa: F811 (test_smoke's fixture)
     from .test_smoke import fresh_database
 
     folder = tmp_path_factory.mktemp("static")
@@ -94,8 +101,9 @@ def test_the_service_worker_caches_the_hashed_names(web):
 
 
 def access_lines(stack: Stack) -> list[dict]:
-    return [match.groupdict() for match in map(ACCESS_LINE.search, stack.services["web"].output().splitlines())
-            if match]
+    return [
+        match.groupdict() for match in map(ACCESS_LINE.search, stack.services["web"].output().splitlines()) if match
+    ]
 
 
 def settled_lines(stack: Stack) -> list[dict]:
@@ -112,8 +120,12 @@ def settled_lines(stack: Stack) -> list[dict]:
 def figures(lines: list[dict]) -> dict[str, int]:
     static = [line for line in lines if line["path"].startswith("/static/")]
     size = sum(int(line["bytes"]) for line in lines if line["bytes"] != "-")
-    return {"requests": len(lines), "static requests": len(static), "bytes": size,
-            "static bytes": sum(int(line["bytes"]) for line in static if line["bytes"] != "-")}
+    return {
+        "requests": len(lines),
+        "static requests": len(static),
+        "bytes": size,
+        "static bytes": sum(int(line["bytes"]) for line in static if line["bytes"] != "-"),
+    }
 
 
 def test_a_repeat_visit_of_the_game_page_requests_no_static_file(web):
@@ -141,7 +153,7 @@ def test_a_repeat_visit_of_the_game_page_requests_no_static_file(web):
             cold = settled_lines(web)[before:]
             first.close()
             warm_page = visit()
-            warm = settled_lines(web)[before + len(cold):]
+            warm = settled_lines(web)[before + len(cold) :]
             warm_page.close()
             assert not errors, errors
         finally:
