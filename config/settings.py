@@ -179,6 +179,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: counts and times every request as a whole (config/metrics.py).
     "config.metrics.RequestMetricsMiddleware",
+    # Then: every response, a redirect or an error too, names its request (X-Request-ID), and
+    # every log line written while it runs carries the id (config/requestid.py).
+    "config.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the language switch's cookie, else Accept-Language (after the
@@ -237,6 +240,10 @@ try:
     }
 except ValueError as exc:  # unparseable URL
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+# The password apart from the URL (compose passes POSTGRES_PASSWORD so): any character, no
+# URL-encoding. Set, it replaces the URL's own.
+if env_str("DATABASE_PASSWORD", ""):
+    DATABASES["default"]["PASSWORD"] = env_str("DATABASE_PASSWORD")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -447,14 +454,30 @@ USE_I18N = True
 USE_TZ = True
 
 # --------------------------------------------------------------------------------------
-# Static files. There is no separate static server in docker-compose, so unless
-# DJANGO_SERVE_STATIC=0 Django itself serves STATIC_ROOT when DEBUG is off
-# (see config/urls.py); with DEBUG on, runserver serves them from the apps.
+# Static files, served by WhiteNoise (config/staticfiles.py) unless DJANGO_SERVE_STATIC=0 (a
+# proxy or CDN serves STATIC_ROOT instead). With DJANGO_STATIC_MANIFEST on (the default with
+# DEBUG off; make run sets it) they are collectstatic's copies in STATIC_ROOT: hashed names,
+# gzip and Brotli, cached a year. Off (tests, runserver), the apps' own files, found per request.
 # --------------------------------------------------------------------------------------
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)
+STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "config.staticfiles.HashedStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+if SERVE_STATIC:
+    # Right after SecurityMiddleware: its redirect to HTTPS comes first, nothing else does.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "config.staticfiles.StaticFilesMiddleware")
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
 
 # --------------------------------------------------------------------------------------
 # Security: production settings switch on when DEBUG is off.
@@ -512,22 +535,34 @@ AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 
 # --------------------------------------------------------------------------------------
-# Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL.
+# Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL; plain text,
+# or one JSON object a line with DJANGO_LOG_FORMAT=json. Each line written for a request, or
+# for a task that a request queued, carries its request id (config/requestid.py).
 # --------------------------------------------------------------------------------------
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in _LOG_LEVELS:
     raise ImproperlyConfigured(f"DJANGO_LOG_LEVEL={LOG_LEVEL!r} is not one of {_LOG_LEVELS}.")
+_LOG_FORMATS = ("plain", "json")
+LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower() or "plain"
+if LOG_FORMAT not in _LOG_FORMATS:
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT={LOG_FORMAT!r} is not one of {_LOG_FORMATS}.")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.requestid.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(task_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
