@@ -72,3 +72,10 @@ class Logger(glogging.Logger):
 
 
 logger_class = Logger
+
+
+def child_exit(server, worker):
+    """A worker's live metrics files go with it (config/metrics.py, multiprocess mode)."""
+    from config.metrics import child_exit as metrics_child_exit
+
+    metrics_child_exit(server, worker)

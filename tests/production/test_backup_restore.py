@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
-from reliability.test_access import submitted
+from leaderboard_fixtures.reliability import submitted
 from rest_framework.test import APIClient
 
-from config.stack import free_port
-from leaderboard import accounts
+from tools.stack.process import free_port
+from leaderboard.accounts import services as accounts
 
 from .test_smoke import fresh_database, healthy
 

@@ -62,7 +62,9 @@ def test_one_build_for_every_app_service(compose):
 def test_commands(compose):
     services = compose["services"]
     assert re.search(r"\bgunicorn -c config/gunicorn\.conf\.py config\.wsgi\b", _command(services["web"]))
-    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    # The metrics' folder emptied, then the migrations, once, before anything else starts.
+    assert re.fullmatch(r"python -m config\.metrics clear && exec python manage\.py migrate --noinput",
+                        _command(services["migrate"]).removeprefix("sh -c ").strip())
     assert re.search(r"\bcelery -A config worker\b", _command(services["worker"]))
     assert re.search(r"\bcelery -A config beat\b", _command(services["beat"]))
 
