@@ -4,8 +4,33 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, task_success
+from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+class KeptClientChannel(kombu_redis.Channel):
+    """kombu's Redis channel, keeping its client: kombu builds a new ``redis.Redis`` on the
+    channel's connection pool for every message it publishes, and building one (its table of
+    reply callbacks) was 0.08 of a publish's 0.55 ms of CPU. The client is rebuilt when the
+    channel gets a new pool."""
+
+    _kept_client = None
+
+    def _create_client(self, asynchronous=False):
+        if asynchronous:  # the worker's consuming client: kombu keeps that one already
+            return super()._create_client(asynchronous=True)
+        kept = self._kept_client
+        if kept is None or kept.connection_pool is not self.pool:
+            kept = self._kept_client = super()._create_client()
+        return kept
+
+
+class KeptClientTransport(kombu_redis.Transport):
+    """The Redis transport with :class:`KeptClientChannel` (``CELERY_BROKER_TRANSPORT``)."""
+
+    Channel = KeptClientChannel
+
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -1,4 +1,5 @@
-"""The stack's own costs cut in config/ (issue 23, item 4): prepared statements."""
+"""The stack's own costs cut in config/ (issue 23, item 4): prepared statements, one broker
+client per channel."""
 
 import json
 import os
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+
+from config.celery import KeptClientTransport, app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,3 +52,14 @@ def test_the_connection_binds_on_the_server_and_prepares():
             assert cursor.fetchone() == (42,)
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s", ["%$1::int + 1%"])
         assert cursor.fetchone() == (1,)
+
+
+def test_a_channel_publishes_with_one_client_until_its_pool_changes():
+    with app.connection_for_write() as broker:
+        assert isinstance(broker.transport, KeptClientTransport)
+        channel = broker.default_channel
+        first = channel._create_client()
+        assert channel._create_client() is first
+        assert first.connection_pool is channel.pool
+        channel._pool = None  # what kombu does when it drops a channel's pool
+        assert channel._create_client() is not first
