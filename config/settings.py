@@ -187,9 +187,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
+    "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.PagePolicyMiddleware",
     # Last: it turns the lock-out that axes' backend signals into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
