@@ -4,6 +4,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, task_success
+from kombu.transport import TRANSPORT_ALIASES
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -27,9 +28,14 @@ class KeptClientChannel(kombu_redis.Channel):
 
 
 class KeptClientTransport(kombu_redis.Transport):
-    """The Redis transport with :class:`KeptClientChannel` (``CELERY_BROKER_TRANSPORT``)."""
+    """The Redis transport with :class:`KeptClientChannel`."""
 
     Channel = KeptClientChannel
+
+
+# What a redis:// or rediss:// broker URL names: so the URL still chooses the transport and the
+# worker's log still says "Connected to redis://..." (CELERY_BROKER_TRANSPORT would print this path).
+TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "config.celery:KeptClientTransport"
 
 
 app = Celery("config")

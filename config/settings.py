@@ -298,8 +298,6 @@ DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # Tasks always go through the broker to a worker: nothing runs them in-process.
 CELERY_BROKER_URL = REDIS_URL
-# kombu's Redis transport, less a new Redis client per published message (config/celery.py).
-CELERY_BROKER_TRANSPORT = "config.celery:KeptClientTransport"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

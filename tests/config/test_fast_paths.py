@@ -61,6 +61,7 @@ def test_the_connection_binds_on_the_server_and_prepares():
 def test_a_channel_publishes_with_one_client_until_its_pool_changes():
     with app.connection_for_write() as broker:
         assert isinstance(broker.transport, KeptClientTransport)
+        assert broker.as_uri().startswith("redis://")  # as the worker's log shows it
         channel = broker.default_channel
         first = channel._create_client()
         assert channel._create_client() is first
