@@ -16,11 +16,42 @@ from typing import ClassVar
 from celery import Celery, bootsteps
 from celery.beat import PersistentScheduler
 from celery.signals import before_task_publish, setup_logging, task_postrun, task_prerun, task_success
+from kombu.transport import TRANSPORT_ALIASES
+from kombu.transport import redis as kombu_redis
 from redis import Redis, RedisError
 
 from config import requestid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+class KeptClientChannel(kombu_redis.Channel):
+    """kombu's Redis channel, keeping its client: kombu builds a new ``redis.Redis`` on the
+    channel's connection pool for every message it publishes, and building one (its table of
+    reply callbacks) was 0.08 of a publish's 0.55 ms of CPU. The client is rebuilt when the
+    channel gets a new pool."""
+
+    _kept_client = None
+
+    def _create_client(self, asynchronous=False):
+        if asynchronous:  # the worker's consuming client: kombu keeps that one already
+            return super()._create_client(asynchronous=True)
+        kept = self._kept_client
+        if kept is None or kept.connection_pool is not self.pool:
+            kept = self._kept_client = super()._create_client()
+        return kept
+
+
+class KeptClientTransport(kombu_redis.Transport):
+    """The Redis transport with :class:`KeptClientChannel`."""
+
+    Channel = KeptClientChannel
+
+
+# What a redis:// or rediss:// broker URL names: so the URL still chooses the transport and the
+# worker's log still says "Connected to redis://..." (CELERY_BROKER_TRANSPORT would print this path).
+TRANSPORT_ALIASES["redis"] = TRANSPORT_ALIASES["rediss"] = "config.celery:KeptClientTransport"
+
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")

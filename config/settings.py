@@ -190,9 +190,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
+    "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.PagePolicyMiddleware",
     # Last: it turns the lock-out that axes' backend signals into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -244,6 +245,19 @@ except ValueError as exc:  # unparseable URL
 # URL-encoding. Set, it replaces the URL's own.
 if env_str("DATABASE_PASSWORD", ""):
     DATABASES["default"]["PASSWORD"] = env_str("DATABASE_PASSWORD")
+# Server-side binding: parameters travel apart from the SQL, so psycopg can prepare a statement
+# run DATABASE_PREPARE_THRESHOLD times on a connection and PostgreSQL stops planning it afresh
+# (Django's default inlines every parameter, the 2 kB log included, and prepares nothing). It
+# pays only on kept connections (DATABASE_CONN_MAX_AGE > 0, docker-compose: 60; the worker's
+# CELERY_DB_REUSE_MAX). It rules out a transaction-mode pooler in front of PostgreSQL (PgBouncer's
+# pool_mode=transaction before 1.21 without max_prepared_statements): a statement prepared on one
+# server connection is not there on the next. Such a deployment sets DATABASE_SERVER_SIDE_BINDING=0.
+if env_bool("DATABASE_SERVER_SIDE_BINDING", True):
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "server_side_binding": True,
+        "prepare_threshold": env_int("DATABASE_PREPARE_THRESHOLD", 2, min_value=0),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
