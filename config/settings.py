@@ -497,15 +497,16 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# django-axes locks the admin's log-in after AXES_FAILURE_LIMIT failures of one username from
-# one address (the address the API's throttles count), for AXES_COOLOFF_SECONDS. The API's
-# log-in has its own per-address throttle (THROTTLE_LOGIN) and is left to it: axes neither
-# locks nor records it (leaderboard.accounts.authentication.AdminLoginAxesHandler).
+# django-axes locks every log-in (the admin's form, the API's that the pages post to) after
+# AXES_FAILURE_LIMIT failures of one username from one address (the address the API's
+# throttles count), for AXES_COOLOFF_SECONDS: failures on either count on both
+# (leaderboard.accounts.authentication.LoginAxesHandler). The API's log-in keeps its
+# per-address throttle (THROTTLE_LOGIN) too, against guessing across many usernames.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, min_value=1)
 AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 900, min_value=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_ONLY_ADMIN_SITE = True
-AXES_HANDLER = "leaderboard.accounts.authentication.AdminLoginAxesHandler"
+AXES_ONLY_ADMIN_SITE = False
+AXES_HANDLER = "leaderboard.accounts.authentication.LoginAxesHandler"
 AXES_CLIENT_IP_CALLABLE = "leaderboard.accounts.authentication.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner: every manage.py command (manage.py deal's JSON on stdout/stderr) stays clean.

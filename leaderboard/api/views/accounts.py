@@ -1,15 +1,17 @@
 """Thin API views of accounts (``/api/auth/...``): sign up, log in and out, who am I."""
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ...accounts import services as accounts
-from ...accounts.authentication import CsrfWhenSessionCookie
+from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
@@ -46,7 +48,10 @@ class LoginView(APIView):
     @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
     def post(self, request):
         data = valid_body(CredentialsIn, request)
-        user = authenticate(request, **data)
+        user = authenticate(request, **data)  # with the request: axes counts and locks this door too
+        if locked_out(request):
+            raise Throttled(wait=settings.AXES_COOLOFF_TIME.total_seconds(),
+                            detail=_("Too many failed log-ins for this account: try again later."))
         if user is None:
             raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)
