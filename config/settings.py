@@ -402,13 +402,20 @@ REST_FRAMEWORK = {
     # client wrote it, and a forged header would get past every per-address throttle.
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0 if DEBUG else 1, min_value=0),
     "DEFAULT_THROTTLE_RATES": {
-        "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
     },
 }
+
+# Sign-ups per address block (an IPv4 address, an IPv6 /64) in any hour and any day, in a
+# sliding window (leaderboard.api.throttling.SignupThrottle), guest players included. 20 an hour
+# lets a class or a club sign up together behind one school or café address; 60 a day lets
+# three such groups, or a carrier-grade NAT's steady trickle, through, and stops a farm at 60
+# accounts a day instead of 480.
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, min_value=1)
+SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 
 # How long a token's lookup may be served from the cache (10 minutes: the submission of a
 # game that short finds the token its start cached). Deleting the token or saving

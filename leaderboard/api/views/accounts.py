@@ -15,7 +15,7 @@ from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
-from ..throttling import PerAddressThrottle
+from ..throttling import PerAddressThrottle, SignupThrottle
 from .common import ERRORS
 
 
@@ -29,8 +29,7 @@ def _account(user, token: str | None = None) -> dict:
 
 class SignupView(APIView):
     permission_classes = [CsrfWhenSessionCookie]
-    throttle_classes = [PerAddressThrottle]
-    throttle_scope = "signup"
+    throttle_classes = [SignupThrottle]
 
     @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
