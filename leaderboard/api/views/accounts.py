@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import names
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
@@ -47,7 +48,8 @@ class LoginView(APIView):
     @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
     def post(self, request):
         data = valid_body(CredentialsIn, request)
-        user = authenticate(request, **data)  # with the request: axes counts and locks this door too
+        # The name as sign-up stored it (NFKC), and with the request: axes counts and locks this door too.
+        user = authenticate(request, username=names.normalized(data["username"]), password=data["password"])
         if locked_out(request):
             raise Throttled(wait=settings.AXES_COOLOFF_TIME.total_seconds(),
                             detail=_("Too many failed log-ins for this account: try again later."))
