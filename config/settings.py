@@ -423,13 +423,20 @@ REST_FRAMEWORK = {
     # client wrote it, and a forged header would get past every per-address throttle.
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0 if DEBUG else 1, min_value=0),
     "DEFAULT_THROTTLE_RATES": {
-        "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
     },
 }
+
+# Sign-ups per address block (an IPv4 address, an IPv6 /64) in any hour and any day, in a
+# sliding window (leaderboard.api.throttling.SignupThrottle), guest players included. 20 an hour
+# lets a class or a club sign up together behind one school or café address; 60 a day lets
+# three such groups, or a carrier-grade NAT's steady trickle, through, and stops a farm at 60
+# accounts a day instead of 480.
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, min_value=1)
+SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 
 # How long a token's lookup may be served from the cache (10 minutes: the submission of a
 # game that short finds the token its start cached). Deleting the token or saving
@@ -534,15 +541,16 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# django-axes locks the admin's log-in after AXES_FAILURE_LIMIT failures of one username from
-# one address (the address the API's throttles count), for AXES_COOLOFF_SECONDS. The API's
-# log-in has its own per-address throttle (THROTTLE_LOGIN) and is left to it: axes neither
-# locks nor records it (leaderboard.accounts.authentication.AdminLoginAxesHandler).
+# django-axes locks every log-in (the admin's form, the API's that the pages post to) after
+# AXES_FAILURE_LIMIT failures of one username from one address (the address the API's
+# throttles count), for AXES_COOLOFF_SECONDS: failures on either count on both
+# (leaderboard.accounts.authentication.LoginAxesHandler). The API's log-in keeps its
+# per-address throttle (THROTTLE_LOGIN) too, against guessing across many usernames.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, min_value=1)
 AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 900, min_value=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_ONLY_ADMIN_SITE = True
-AXES_HANDLER = "leaderboard.accounts.authentication.AdminLoginAxesHandler"
+AXES_ONLY_ADMIN_SITE = False
+AXES_HANDLER = "leaderboard.accounts.authentication.LoginAxesHandler"
 AXES_CLIENT_IP_CALLABLE = "leaderboard.accounts.authentication.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner: every manage.py command (manage.py deal's JSON on stdout/stderr) stays clean.
