@@ -18,6 +18,7 @@ board's source (a frozen board is re-ranked; an indexed one waits for the commit
 """
 
 import logging
+from collections.abc import Sequence
 
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -29,6 +30,8 @@ from . import freeze, index, order, rows
 from .services import rebuild
 
 log = logging.getLogger(__name__)
+#: A read's rows in rank order, as ``rows`` renders them (None: removed while read).
+Rows = Sequence[bytes | None]
 #: PostgreSQL's order of a board, the index's order (``order``).
 BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
 
@@ -70,13 +73,13 @@ class FrozenSource:
             self._size = freeze.frozen_size(self.board) or 0
         return self._size
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         return freeze.frozen_rows(self.board, offset, limit), self.size()
 
     def rank(self, player_id: int) -> int | None:
         return freeze.frozen_rank(self.board, player_id)
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         rank, offset, shown = freeze.frozen_around(self.board, player_id, radius)
         return rank, offset, shown, self.size()
 
@@ -104,7 +107,7 @@ class RecordSource:
     def size(self) -> int:
         return BoardEntry.objects.filter(board=self.board).count()
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         ids, total = self._page_ids(offset, limit)
         return _rows_of(ids), total
 
@@ -118,7 +121,7 @@ class RecordSource:
             | Q(rank_key=key, submitted_at=at, submission_id__lt=sid)
         ).count()
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         rank = self.rank(player_id)
         offset = max(rank - radius, 0) if rank is not None else 0
         ids, total = self._page_ids(offset, 2 * radius + 1 if rank is not None else 0)
@@ -170,7 +173,7 @@ class IndexSource:
     def size(self) -> int:
         return self.page(0, 0)[1]
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         found = self._read(lambda ranks: ranks.page_rows(self.board, offset, limit))
         if found is _NO_INDEX:
             return RecordSource(self.board).page(offset, limit)
@@ -181,7 +184,7 @@ class IndexSource:
         found = self._read(lambda ranks: ranks.rank_of(self.board, player_id))
         return RecordSource(self.board).rank(player_id) if found is _NO_INDEX else found
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         found = self._read(lambda ranks: ranks.around(self.board, player_id, radius))
         if found is _NO_INDEX:
             return RecordSource(self.board).around(player_id, radius)
