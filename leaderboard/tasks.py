@@ -1,5 +1,5 @@
 """Celery tasks: they take ids only and call services. Services never import this module:
-they send a task by its name (``intake.VERIFY_TASK``, ``entries.REBUILD_TASK``), under which
+they send a task by its name (``intake.VERIFY_TASK``, ``rebuild.REBUILD_TASK``), under which
 the task is registered here."""
 
 from datetime import timedelta
@@ -7,7 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 
 from .boards import freeze
-from .boards.services import entries, idle
+from .boards.services import entries, idle, rebuild
 from .core import days
 from .history.services import partitions
 from .models import Submission
@@ -42,11 +42,11 @@ def reconcile_boards() -> list[str]:
     return entries.boards_reconcile()
 
 
-@shared_task(name=entries.REBUILD_TASK, ignore_result=True)
+@shared_task(name=rebuild.REBUILD_TASK, ignore_result=True)
 def rebuild_board(board: str) -> int:
     """A board's index, lost in Redis, reloaded from PostgreSQL (queued by the first reader that
     found it missing, who claimed the rebuild for this task)."""
-    return entries.board_rebuild_claimed(board)
+    return rebuild.board_rebuild_claimed(board)
 
 
 # A million-entry day's freeze rewrites a million entries: minutes, not the default 60 s limit

@@ -65,7 +65,7 @@ class Entry:
     """One marked string: its msgid (a (singular, plural) pair for ngettext), context and
     the files it is in."""
 
-    id: str | tuple[str, str]
+    id: str | tuple[str, ...]
     context: str | None
     files: set[str] = field(default_factory=set)
 
@@ -83,7 +83,7 @@ def source_files(domain: str) -> Iterator[Path]:
                 yield path
 
 
-def _messages(path: Path) -> Iterator[tuple[object, str | None]]:
+def _messages(path: Path) -> Iterator[tuple[str | tuple[str, ...], str | None]]:
     from babel.messages.extract import extract
     from django.utils.translation.template import templatize
 
@@ -129,7 +129,9 @@ def _template(domain: str):
 
     catalog = Catalog(project=PROJECT, charset="utf-8", creation_date=_FIXED_DATE)
     for entry in extract(domain).values():
-        catalog.add(entry.id, context=entry.context, locations=[(name, None) for name in sorted(entry.files)])
+        # No line numbers (None), which Babel takes though it annotates an int.
+        locations = [(name, None) for name in sorted(entry.files)]
+        catalog.add(entry.id, context=entry.context, locations=locations)  # type: ignore[arg-type]
     return catalog
 
 
@@ -187,7 +189,8 @@ def compile() -> list[Path]:  # noqa: A001 - the name of the job
 
 
 def _mo_catalog(data: bytes) -> dict:
-    return dict(stdlib_gettext.GNUTranslations(io.BytesIO(data))._catalog)
+    # The parsed messages have no public accessor: gettext keeps them in _catalog.
+    return dict(stdlib_gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
 
 
 def _same_mo(a: bytes, b: bytes) -> bool:
@@ -231,7 +234,7 @@ def problems() -> list[str]:
 
 def msgids(domain: str) -> list[str]:
     """The English strings of ``domain`` (singular and plural), for tests that look for them."""
-    ids = []
+    ids: list[str] = []
     for entry in extract(domain).values():
         ids.extend(entry.id if isinstance(entry.id, tuple) else (entry.id,))
     return ids

@@ -28,6 +28,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from games import (
     ACTIONS, HISTORY_LIMIT, MESSAGES, Game, InvalidCode, Layout, Refusal, ReplayResult, card, deal,
@@ -55,7 +56,7 @@ TAP_SOURCES = ("w",) + tuple(str(n) for n in range(1, 10))
 def build_vectors() -> dict:
     """Every vector, as plain JSON-able data. Deterministic."""
     won_games = _won_games()
-    vectors = {
+    vectors: dict[str, Any] = {
         "meta": {
             "rules": "EH1",
             "generator": "tools/vectors.py",
@@ -133,7 +134,7 @@ DEAL_NUMBERS = (1, 2, 3, 5, 25, 26, 27, 676, 17576, 100000, 123456, 500000, 6543
 
 def _deal_numbers() -> list[int]:
     rng = random.Random(20240601)
-    extra = []
+    extra: list[int] = []
     while len(extra) < 17:
         number = rng.randint(1, 999_999)
         if number not in DEAL_NUMBERS and number not in extra:
@@ -154,7 +155,7 @@ def _deals() -> list[dict]:
     return out
 
 
-INVALID_CODES = (
+INVALID_CODES: tuple[object, ...] = (  # not all strings: JSON of any type
     "EH1-N-AAAAAAA", "EH1-D-AAAAAAA", "EH1-N-AACEXHO", "EH1-N-ZZZZZZZ", "EH1-D-BAAAAAA",
     "eh1-n-aaaaaaf", "EH1-n-AAAAAAF", "EH1-N-aaaaaaf", "EH1-N-AAAAAAf", "eh1-N-AAAAAAF",
     "EH2-N-AAAAAAF", "EH0-N-AAAAAAF", "EH1-X-AAAAAAF", "EH1-ND-AAAAAAF", "EH1--AAAAAAF",
@@ -190,7 +191,7 @@ def _codes() -> list[dict]:
 
 
 def _format_code_errors() -> list[dict]:
-    cases = [
+    cases: list[tuple[Any, Any]] = [  # wrong types on purpose
         (0, "N"), (1_000_000, "N"), (-1, "D"), (10**12, "D"), (5, "X"), (5, "n"), (5, ""),
         (5, "ND"), (5, None), (0, "X"), ("5", "N"), (None, "N"), (1.5, "N"),
     ]
@@ -207,7 +208,7 @@ def _format_code_errors() -> list[dict]:
 
 # -- malformed actions ------------------------------------------------------------------------
 
-MALFORMED = (
+MALFORMED: tuple[object, ...] = (
     "10>1", "0>1", "w>0", "f9>1", "1>1", " s", "S", "01>2", "1>2:14",
     "", "s ", "s\n", "ss", "U", "W>f", "w>F", "w>10", "w", "w>", ">f", "f", "1>F", "1>f ", "1 >2",
     "1>", ">1", "1>0", "9>10", "f0>1", "f1>0", "f1>f", "f1>w", "f1>10", "f10>1", "F1>2", "f>1",
@@ -474,9 +475,9 @@ def _replays(won_games: list[dict]) -> list[dict]:
             add(f"deal {number}: illegal {bad} at {cut}", code, log[:cut] + [bad] + log[cut:])
 
     # Won games: nothing may follow the winning action, undo included.
-    for game in won_games[:3]:
+    for won in won_games[:3]:
         for extra in ("u", "s", "w>f"):
-            add(f"{game['deal']}: {extra} after the win", game["deal"], game["actions"] + [extra])
+            add(f"{won['deal']}: {extra} after the win", won["deal"], won["actions"] + [extra])
 
     return [
         _replay_vector(name, code, actions, limit) for name, code, actions, limit in cases

@@ -7,10 +7,12 @@ one pool, one set of timeouts. The Lua scripts are loaded once per Redis server,
 """
 
 import time
+from typing import cast
 
 import redis
 from django_redis import get_redis_connection
 from redis.commands.core import Script
+from redis.typing import EncodableT
 
 from .order import LAYOUT, member, submission_of
 
@@ -23,7 +25,7 @@ TOUCHED = f"{KEY_PREFIX}:touched"
 # A rebuild's upsert, a thousand entries a round trip (KEYS: zset, players, rows; ARGV: player,
 # member, score, row, player, ...): a player's member is replaced only when the new one ranks
 # better (or there is none), so replaying a rebuild is harmless. An empty row stores none.
-_UPSERT_MANY = """
+_UPSERT_MANY_LUA = """
 local done = 0
 for i = 1, #ARGV, 4 do
   local player, member, new_score, row = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
@@ -55,7 +57,7 @@ return done
 # touched set (``BoardIndex.idle``), and answers per board the lowest 0-based rank the change touched: the old member's
 # rank before, the new one's after; -1 when the ranks did not change; -2 when the index is not
 # ready (ranks unknown). The row is stored even when the ranks did not change (a renamed player).
-_SET = """
+_SET_LUA = """
 local player, now, answers = ARGV[1], ARGV[2], {}
 for b = 1, (#KEYS - 1) / 4 do
   local zset, hash, rows, ready = KEYS[4 * b - 2], KEYS[4 * b - 1], KEYS[4 * b], KEYS[4 * b + 1]
@@ -90,7 +92,7 @@ return answers
 
 # A page: the board's size, the members ranked ARGV[1] .. ARGV[2] and their stored rows (false
 # where none is stored), in one round trip; false when the index is not ready.
-_PAGE = """
+_PAGE_LUA = """
 if redis.call('EXISTS', KEYS[3]) == 0 then return false end
 local members = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
 local rows = {}
@@ -101,7 +103,7 @@ return {redis.call('ZCARD', KEYS[1]), members, rows}
 # A player's rank, the members around it with their rows and the board's size in one round
 # trip (atomic, so the rank and the rows come from the same moment of the board); false when
 # the index is not ready.
-_AROUND = """
+_AROUND_LUA = """
 if redis.call('EXISTS', KEYS[4]) == 0 then return false end
 local total = redis.call('ZCARD', KEYS[1])
 local found = redis.call('HGET', KEYS[2], ARGV[1])
@@ -115,7 +117,7 @@ return {total, rank, offset, members, redis.call('HMGET', KEYS[3], unpack(member
 """
 
 # A player's 0-based rank; -1 when not on the board, -2 when the index is not ready.
-_RANK = """
+_RANK_LUA = """
 if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
 local found = redis.call('HGET', KEYS[2], ARGV[1])
 if not found then return -1 end
@@ -126,7 +128,7 @@ return redis.call('ZRANK', KEYS[1], found) or -1
 # hundred to pack): {player, 0-based rank, member, row or false} of each one on the board, in one
 # round trip whatever the board's size (a group's board: 100 players, 300 lookups inside Redis);
 # false when the index is not ready.
-_PLAYERS = """
+_PLAYERS_LUA = """
 if redis.call('EXISTS', KEYS[4]) == 0 then return false end
 local found = {}
 for player in string.gmatch(ARGV[1], '%d+') do
@@ -138,7 +140,7 @@ return found
 """
 
 # Store rows read from PostgreSQL (ARGV: member, row, ...) for members still on the board.
-_FILL = """
+_FILL_LUA = """
 for i = 1, #ARGV, 2 do
   if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 end
@@ -150,17 +152,18 @@ return 0
 # Rows are a cache of PostgreSQL's (readers fill what is missing): a board's rows live this long
 # after their last write, so a closed day's rows leave memory while its ranks stay.
 ROWS_SECONDS = 2 * 24 * 3600
-_UPSERT_MANY, _SET, _FILL = (script.replace("ROWS_SECONDS", str(ROWS_SECONDS))
-                              for script in (_UPSERT_MANY, _SET, _FILL))
+_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA = (script.replace("ROWS_SECONDS", str(ROWS_SECONDS))
+                                          for script in (_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA))
 
 
 def _script(text: str) -> Script:
     """A script bound to no client: each call names the connection (``client=``)."""
-    return Script(None, text.encode())
+    # redis-py annotates the client as required; None binds none, and every call names one.
+    return Script(None, text.encode())  # type: ignore[arg-type]
 
 
 _SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS = map(
-    _script, (_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS))
+    _script, (_SET_LUA, _PAGE_LUA, _AROUND_LUA, _RANK_LUA, _FILL_LUA, _UPSERT_MANY_LUA, _PLAYERS_LUA))
 
 
 class NotReady(Exception):
@@ -187,7 +190,8 @@ class BoardIndex:
         ``{board: (rank_key, member, row) or None to remove}``. Answers, per board, the lowest
         0-based rank the change touched (-1: nothing changed; None: unknown, the index is
         not ready)."""
-        keys, args = [TOUCHED], [player_id, int(time.time())]
+        keys: list[str] = [TOUCHED]
+        args: list[EncodableT] = [player_id, int(time.time())]
         for board, entry in entries.items():
             key, member_text, row = entry if entry is not None else (0, "", b"")
             keys += self._keys(board)
@@ -234,7 +238,8 @@ class BoardIndex:
         """Submission ids ranked ``offset`` .. ``offset + limit - 1`` (0-based)."""
         if limit <= 0:  # ZRANGE 0 -1 would be the whole board
             return []
-        members = self.client.zrange(self._keys(board)[0], offset, offset + limit - 1)
+        # bytes: the connection does not decode its answers
+        members = cast(list[bytes], self.client.zrange(self._keys(board)[0], offset, offset + limit - 1))
         return [submission_of(m) for m in members]
 
     def page_rows(self, board: str, offset: int, limit: int) -> tuple[int, list[tuple[bytes, bytes | None]]]:
@@ -304,7 +309,8 @@ class BoardIndex:
 
     def idle(self, before: float) -> list[str]:
         """The boards with no write since the unix time ``before`` (a rebuild counts as one)."""
-        return [board.decode() for board in self.client.zrangebyscore(TOUCHED, "-inf", before)]
+        boards = cast(list[bytes], self.client.zrangebyscore(TOUCHED, "-inf", before))  # not decoded
+        return [board.decode() for board in boards]
 
     def evict(self, board: str) -> bool:
         """Drop an idle board's index unless it is being rebuilt (its claim is held meanwhile, so

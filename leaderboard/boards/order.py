@@ -79,7 +79,10 @@ class Board(NamedTuple):
     number: int | None = None
 
     def __str__(self) -> str:
-        return f"{DAILY}:{self.day.isoformat()}" if self.kind == DAILY else f"{DEAL}:{self.number}"
+        if self.kind == DAILY:
+            assert self.day is not None, "a day's board names its day"
+            return f"{DAILY}:{self.day.isoformat()}"
+        return f"{DEAL}:{self.number}"
 
     @classmethod
     def parse(cls, name: str | bytes) -> "Board":

@@ -4,15 +4,21 @@
 - ``FrozenSource``: a closed day frozen in PostgreSQL (``freeze``), read by its final ranks;
 - ``IndexSource``: any other board, read from its Redis index (rows it lacks from PostgreSQL,
   stored back for the next reader). ``store_for`` prepares the index first: a lost index is
-  rebuilt now for a small board, or queued for a big one (``entries.index_prepare``);
+  rebuilt now for a small board, or queued for a big one (``rebuild.index_prepare``);
 - ``RecordSource``: where the index is not whole or Redis is away, PostgreSQL by the board's
   order, for a small board only: a big board's readers get a 503 until its index is rebuilt.
 
 Each source answers the same reads: ``page``, ``rank``, ``around``, ``size`` and ``players``.
 Ranks are 0-based; a row is the JSON bytes ``rows`` renders (None: removed while read).
+
+The writes (``entries``) ask the store too, without preparing any index: ``stores_to_change``
+before a change to entries (the freeze lock taken), then ``entries_changed`` of each changed
+board's source (a frozen board is re-ranked; an indexed one waits for the commit), and
+``stores_to_mirror`` after commit: only a source that is ``indexed`` is mirrored into Redis.
 """
 
 import logging
+from collections.abc import Sequence
 
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -21,9 +27,11 @@ from ..core import sql
 from ..core.errors import Unavailable
 from ..record.models import BoardEntry
 from . import freeze, index, order, rows
-from .services import entries
+from .services import rebuild
 
 log = logging.getLogger(__name__)
+#: A read's rows in rank order, as ``rows`` renders them (None: removed while read).
+Rows = Sequence[bytes | None]
 #: PostgreSQL's order of a board, the index's order (``order``).
 BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
 
@@ -47,23 +55,31 @@ def _rows_of(submission_ids: list[int]) -> list[bytes | None]:
 
 
 class FrozenSource:
-    """A frozen closed day: its final ranks in PostgreSQL, through the (board, rank) index."""
+    """A frozen closed day: its final ranks in PostgreSQL, through the (board, rank) index. It has
+    no Redis index: a write goes to PostgreSQL only."""
+
+    indexed = False
 
     def __init__(self, board: str, size: int | None = None):
         self.board, self._size = board, size
+
+    def entries_changed(self) -> None:
+        """After a change to the board's entries (``stores_to_change`` took its freeze lock): its
+        final ranks and size written again, in the caller's transaction."""
+        freeze.boards_rerank([self.board])
 
     def size(self) -> int:
         if self._size is None:
             self._size = freeze.frozen_size(self.board) or 0
         return self._size
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         return freeze.frozen_rows(self.board, offset, limit), self.size()
 
     def rank(self, player_id: int) -> int | None:
         return freeze.frozen_rank(self.board, player_id)
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         rank, offset, shown = freeze.frozen_around(self.board, player_id, radius)
         return rank, offset, shown, self.size()
 
@@ -79,7 +95,7 @@ class RecordSource:
     seconds): its readers come back once the index is rebuilt."""
 
     def __init__(self, board: str):
-        if entries.is_big(board):
+        if rebuild.is_big(board):
             raise Unavailable(gettext("This board's ranking is being rebuilt: try again in a few seconds."),
                               code="ranking_unavailable")
         self.board = board
@@ -91,7 +107,7 @@ class RecordSource:
     def size(self) -> int:
         return BoardEntry.objects.filter(board=self.board).count()
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         ids, total = self._page_ids(offset, limit)
         return _rows_of(ids), total
 
@@ -105,7 +121,7 @@ class RecordSource:
             | Q(rank_key=key, submitted_at=at, submission_id__lt=sid)
         ).count()
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         rank = self.rank(player_id)
         offset = max(rank - radius, 0) if rank is not None else 0
         ids, total = self._page_ids(offset, 2 * radius + 1 if rank is not None else 0)
@@ -122,8 +138,14 @@ class IndexSource:
     (``index.NotReady``: lost and not rebuilt yet, or being rebuilt elsewhere) or Redis fails,
     the read turns to ``RecordSource``."""
 
+    indexed = True
+
     def __init__(self, board: str):
         self.board = board
+
+    def entries_changed(self) -> None:
+        """Nothing before the commit: the change is mirrored into the index after it
+        (``entries.boards_mirror``)."""
 
     def _read(self, read):
         """``read(ranks)`` on the index, or ``_NO_INDEX`` when it is not whole or Redis fails."""
@@ -151,7 +173,7 @@ class IndexSource:
     def size(self) -> int:
         return self.page(0, 0)[1]
 
-    def page(self, offset: int, limit: int) -> tuple[list[bytes | None], int]:
+    def page(self, offset: int, limit: int) -> tuple[Rows, int]:
         found = self._read(lambda ranks: ranks.page_rows(self.board, offset, limit))
         if found is _NO_INDEX:
             return RecordSource(self.board).page(offset, limit)
@@ -162,7 +184,7 @@ class IndexSource:
         found = self._read(lambda ranks: ranks.rank_of(self.board, player_id))
         return RecordSource(self.board).rank(player_id) if found is _NO_INDEX else found
 
-    def around(self, player_id: int, radius: int) -> tuple[int | None, int, list[bytes | None], int]:
+    def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         found = self._read(lambda ranks: ranks.around(self.board, player_id, radius))
         if found is _NO_INDEX:
             return RecordSource(self.board).around(player_id, radius)
@@ -184,7 +206,7 @@ def store_for(board: str) -> FrozenSource | IndexSource:
     size = freeze.frozen_size(board)
     if size is not None:
         return FrozenSource(board, size)
-    entries.index_prepare(board)
+    rebuild.index_prepare(board)
     return IndexSource(board)
 
 
@@ -192,5 +214,22 @@ def stores_for(boards: list[str]) -> dict[str, FrozenSource | IndexSource]:
     """``store_for`` of many boards: one query for the frozen ones, one round trip to find the
     lost indexes among the others (a player's history)."""
     frozen = freeze.frozen_boards(boards)
-    entries.indexes_prepare([board for board in boards if board not in frozen])
+    rebuild.indexes_prepare([board for board in boards if board not in frozen])
+    return {board: FrozenSource(board) if board in frozen else IndexSource(board) for board in boards}
+
+
+def stores_to_change(boards: list[str]) -> dict[str, FrozenSource | IndexSource]:
+    """Before a change to entries on ``boards``, inside the caller's transaction: the freeze lock
+    of each final day's board taken (no freeze ranks around a change it cannot see yet), and
+    each board's source, whose ``entries_changed`` follows the change. No query for a board that
+    is not a final day's, no Redis: no index is prepared for a write."""
+    frozen = set(freeze.boards_lock(boards))
+    return {board: FrozenSource(board) if board in frozen else IndexSource(board) for board in boards}
+
+
+def stores_to_mirror(boards: list[str]) -> dict[str, FrozenSource | IndexSource]:
+    """The sources of ``boards`` whose committed entries are to be mirrored: only an ``indexed``
+    one has a Redis index (one query only when one is a final day's; no index prepared: a lost
+    one is rebuilt by its next reader)."""
+    frozen = freeze.frozen_boards(boards)
     return {board: FrozenSource(board) if board in frozen else IndexSource(board) for board in boards}

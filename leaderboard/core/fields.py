@@ -15,14 +15,14 @@ class _CompactListField(models.BinaryField):
     """A list stored as bytes by ``encode``, loaded by ``decode``; serialized (dumpdata) as the
     list itself, as a JSONField was."""
 
-    empty_values = [None, b"", [], ()]  # blank as a JSONField: no bytes or an empty list
+    empty_values: list[object] = [None, b"", [], ()]  # blank as a JSONField: no bytes or an empty list
 
     @staticmethod
-    def encode(value) -> bytes:
+    def encode(value, /) -> bytes:
         raise NotImplementedError
 
     @staticmethod
-    def decode(data) -> list:
+    def decode(data, /) -> list:
         raise NotImplementedError
 
     def from_db_value(self, value, expression, connection):

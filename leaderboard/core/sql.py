@@ -4,11 +4,14 @@ Compiling the ORM's query cost about as much CPU as PostgreSQL spent running it,
 statements are written out, in PostgreSQL's dialect (the only database).
 """
 
+from typing import Any
+
 from django.db import connection
 
 
-def run(statement: str, params=()) -> list[tuple] | int:
-    """The rows ``statement`` returns, or the number of rows it changed when it returns none."""
+def run(statement: str, params=()) -> Any:
+    """The rows ``statement`` returns (a list of tuples), or the number of rows it changed when it
+    returns none: which of the two the statement decides, so the caller knows it (Any)."""
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchall() if cursor.description else cursor.rowcount

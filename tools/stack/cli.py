@@ -41,9 +41,15 @@ TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def stop_on_signals() -> threading.Event:
+class StopRequest(threading.Event):
+    """An event set by a stop signal, which it keeps (``signum``)."""
+
+    signum: int | None = None
+
+
+def stop_on_signals() -> StopRequest:
     """SIGINT, SIGTERM and SIGHUP set the event (no exception halfway through a start)."""
-    stop = threading.Event()
+    stop = StopRequest()
 
     def requested(signum, frame):
         stop.signum = signum
@@ -207,8 +213,9 @@ def test(pytest_args: list[str]) -> int:
         # Ctrl-C reaches pytest directly (same process group); another stop signal is passed on.
         passed_on = False
         while tests.poll() is None:
-            if stop.wait(0.2) and not passed_on and stop.signum != signal.SIGINT:
-                tests.send_signal(stop.signum)
+            signum = stop.signum if stop.wait(0.2) else None
+            if signum is not None and not passed_on and signum != signal.SIGINT:
+                tests.send_signal(signum)
                 passed_on = True
         return tests.returncode
     finally:

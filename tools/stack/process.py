@@ -121,26 +121,27 @@ class Child:
         self._ready = threading.Event()
 
     def start(self) -> Child:
-        out = self.log_path.open("ab") if self.log_path else subprocess.PIPE
-        if self.log_path:
-            self._log_start = out.tell()
+        log = self.log_path.open("ab") if self.log_path else None
+        if log is not None:
+            self._log_start = log.tell()
         self.process = subprocess.Popen(
             self.argv,
             cwd=self.cwd,
             env=self.env,
             stdin=subprocess.DEVNULL,
-            stdout=out,
+            stdout=subprocess.PIPE if log is None else log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             **self.popen_kwargs,
         )
-        if self.log_path:
-            out.close()
+        if log is not None:
+            log.close()
         else:
             threading.Thread(target=self._relay, daemon=True).start()
         return self
 
     def _relay(self) -> None:
+        assert self.process is not None and self.process.stdout is not None, "started with a pipe"
         for raw in self.process.stdout:
             line = raw.decode(errors="replace").rstrip()
             say(line, self.name)

@@ -11,6 +11,7 @@ import signal
 import warnings
 from gettext import gettext as _  # the settings may not be importable yet: not Django's
 from pathlib import Path
+from typing import Any
 
 from tools.stack.process import Child, free_port
 
@@ -77,7 +78,7 @@ def postgres(
     ]
     if not durable:  # a test run's throwaway data
         argv += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
-    popen = {}
+    popen: dict[str, Any] = {}
     if server.system_user:
         import pwd
 

@@ -1,6 +1,8 @@
 """What every API view shares: the error answers and page parameters of the schema, and
 ``LiveView``, the board read that pages poll with its ETag."""
 
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.views import APIView
@@ -27,13 +29,15 @@ class LiveView(APIView):
     the view reads anything: one Redis round trip, no SQL. The versions are read before the
     rows, so the tag of a 200 is never newer than its rows."""
 
-    def live_board(self, request, **kwargs) -> tuple[str, int | None] | None:
+    live_read: tuple[live.Scope, live.Versions] | None = None  # the answer's tag: what was read
+
+    def live_board(self, request, *args: Any, **kwargs: Any) -> tuple[str, int | None] | None:
         """``(board, group id or None)`` that the GET reads, from its URL alone (no lookup);
         None when the URL names none (the view then answers its error)."""
         raise NotImplementedError
 
     def dispatch(self, request, *args, **kwargs):
-        self.live_read = None  # (scope, versions) for the answer's tag
+        self.live_read = None
         found = self.live_board(request, **kwargs) if request.method == "GET" else None
         if found is not None:
             scope = live.request_scope(request, *found)
@@ -49,4 +53,7 @@ class LiveView(APIView):
         """The JSON answer, tagged with the versions read before it, or with the board's
         (version, top version) that a cached page ``shown`` (``reads.board_page_at``)."""
         response = JSONBytesResponse(body)
-        return live.tagged(response, *self.live_read, shown=shown) if self.live_read else response
+        if self.live_read is None:
+            return response
+        scope, current = self.live_read
+        return live.tagged(response, scope, current, shown=shown)

@@ -158,8 +158,8 @@ class GroupDayBoardView(LiveView, _GroupView):
 class GroupDayBoardTodayView(GroupDayBoardView):
     @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED},
                    operation_id="group_board_today")
-    def get(self, request, group_id: int):
-        return super().get(request, group_id)
+    def get(self, request, group_id: int, day: str | None = None):
+        return super().get(request, group_id)  # today's: its URL names no day
 
 
 class StandingsView(_GroupView):

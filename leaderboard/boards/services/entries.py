@@ -1,34 +1,24 @@
 """Board entries, the writes: each player's best standing result on each board, kept in
 PostgreSQL (``BoardEntry``, the record) and mirrored into the Redis index (``index``) after
-commit; the index rebuilt from the record when Redis lost it, and checked against it by beat.
-
-The rebuild of a big board is queued by the task's name (``REBUILD_TASK``), not by importing
-``leaderboard.tasks``: tasks import the services, never the other way round.
+commit; the index checked against the record by beat (a lost one is rebuilt: ``rebuild``).
+Whether a board is frozen, and so where its ranks live, is the board's store's to say
+(``store.stores_to_change``, ``store.stores_to_mirror``): a frozen board is re-ranked in
+PostgreSQL and has no index to mirror into.
 """
 
 import logging
 from datetime import timedelta
 
-from celery import current_app
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from ...core import cache, days, sql
 from ...record.models import BoardEntry, Submission, on_boards_sql
-from .. import freeze, index, order, rows
+from .. import index, order, rows, store
 from . import stats
+from .rebuild import board_rebuild
 
 log = logging.getLogger(__name__)
-
-# A board with more entries than this is "big": its lost index is rebuilt by a task, not inside
-# the request that finds it missing (a million entries take about half a minute, past any
-# request's time limit), and its ranks are never counted in PostgreSQL per request (a count or
-# an OFFSET over a million entries takes seconds): while its index is away, reads are a 503.
-BIG_BOARD_ENTRIES = 50_000
-
-#: The Celery task that rebuilds a board's index (leaderboard.tasks.rebuild_board is registered
-#: under this name).
-REBUILD_TASK = "leaderboard.tasks.rebuild_board"
 
 # The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ENTRIES = Submission._meta.db_table, BoardEntry._meta.db_table
@@ -51,10 +41,11 @@ def boards_refresh(submission: Submission) -> None:
     result, inside the caller's transaction; the index follows after commit."""
     _lock_player(submission.player_id)
     boards = boards_of(submission)
-    frozen = freeze.boards_lock(boards)  # a closed day frozen already is re-ranked
+    stores = store.stores_to_change(boards)
     for board in boards:
         _entry_recompute(board, submission)
-    freeze.boards_rerank(frozen)
+    for board in boards:
+        stores[board].entries_changed()  # a closed day frozen already is re-ranked
     _refreshed(submission.player_id, boards, players=bool(submission.daily_date))
 
 
@@ -63,9 +54,10 @@ def boards_refresh_verified(submission: Submission) -> None:
     improve (one conditional upsert, ``_entries_improve``), and only a daily win that is on the
     boards changes the stats."""
     _lock_player(submission.player_id)
-    frozen = freeze.boards_lock(boards_of(submission))  # a late verification on a frozen day
-    boards = _entries_improve(submission.pk, boards_of(submission))
-    freeze.boards_rerank([board for board in frozen if board in boards])
+    stores = store.stores_to_change(boards_of(submission))
+    boards = _entries_improve(submission.pk, list(stores))
+    for board in boards:
+        stores[board].entries_changed()  # a late verification on a frozen day re-ranks it
     players = bool(submission.daily_date) and submission.won and submission.on_boards
     _refreshed(submission.player_id, boards, players=players)
 
@@ -130,8 +122,8 @@ def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -
     indexed = boards
     if boards:
         try:
-            frozen = freeze.frozen_boards(boards)
-            indexed = [board for board in boards if board not in frozen]
+            stores = store.stores_to_mirror(boards)
+            indexed = [board for board in boards if stores[board].indexed]
             wanted = dict.fromkeys(indexed)
             for board, key, submitted_at, submission_id, row in _entries_of(player_id, indexed):
                 wanted[board] = (key, order.member(submitted_at, submission_id), row)
@@ -166,83 +158,10 @@ def _entries_of(player_id: int, boards: list[str]):
     return [(board, key, at, values[0], rows.render(values)) for board, key, at, *values in found]
 
 
-# -- the index rebuilt from the record ---------------------------------------------------------
-
-def board_rebuild(board: str) -> int:
-    """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
-    ranks = index.board_index()
-    ranks.drop(board)
-    found = (BoardEntry.objects.filter(board=board)
-             .values_list("player_id", "rank_key", "submitted_at", *rows.ENTRY_FIELDS).iterator(chunk_size=5000))
-    count = ranks.rebuild(board, ((player, key, at, values[0], rows.render(values))
-                                  for player, key, at, *values in found))
-    cache.board_changed(board)
-    return count
-
-
-def board_rebuild_claimed(board: str) -> int:
-    """``board_rebuild`` of a board whose rebuild ``board_rebuild_queue`` claimed and queued (the
-    task): the claim is released whatever happens."""
-    try:
-        return board_rebuild(board)
-    finally:
-        index.board_index().release_rebuild(board)
-
-
 def index_ensure(board: str) -> None:
-    """``index_prepare``, unless the board is frozen (read from PostgreSQL: it has no index)."""
-    if not freeze.is_frozen(board):
-        index_prepare(board)
-
-
-def index_prepare(board: str) -> None:
-    """Prepare a board's Redis index for its readers (``store.store_for`` calls this before a
-    read): when it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small
-    board, or queue the rebuild for a big one (``BIG_BOARD_ENTRIES``; its readers get a 503
-    until then). Nothing when another process is rebuilding it, or Redis is away: readers then
-    rank from PostgreSQL where they may. One round trip when the index is whole."""
-    ranks = index.board_index()
-    try:
-        if ranks.is_ready(board) or not ranks.claim_rebuild(board):
-            return
-        if is_big(board):
-            board_rebuild_queue(board)  # the task holds the claim from here
-            return
-        try:
-            board_rebuild(board)
-        finally:
-            ranks.release_rebuild(board)
-    except Exception:
-        log.warning("ranking index of %s not prepared", board, exc_info=True)
-
-
-def indexes_prepare(boards: list[str]) -> None:
-    """``index_prepare`` of each of ``boards`` (none frozen) whose index is not whole, after
-    one round trip for all."""
-    try:
-        lost = [board for board, ready in zip(boards, index.board_index().are_ready(boards)) if not ready]
-    except Exception:
-        log.warning("ranking indexes of %d boards not checked", len(boards), exc_info=True)
-        return
-    for board in lost:
-        index_prepare(board)
-
-
-def is_big(board: str) -> bool:
-    """More than ``BIG_BOARD_ENTRIES`` entries: a bounded index read, not a count."""
-    beyond = BoardEntry.objects.filter(board=board).order_by().values_list("pk", flat=True)
-    return bool(beyond[BIG_BOARD_ENTRIES:BIG_BOARD_ENTRIES + 1])
-
-
-def board_rebuild_queue(board: str) -> None:
-    """Queue ``board_rebuild`` for a board whose index ``index_prepare`` claimed
-    (``claim_rebuild``); the task releases the claim. If the broker is away, the claim is
-    released at once so the next reader tries again."""
-    try:
-        current_app.send_task(REBUILD_TASK, (board,), ignore_result=True, retry=False)
-    except Exception:
-        log.warning("could not queue the rebuild of %s", board, exc_info=True)
-        index.board_index().release_rebuild(board)
+    """Prepare ``board``'s store for reading, as ``store.store_for`` does before every read (kept
+    for callers outside the app: the benchmarks)."""
+    store.store_for(board)
 
 
 def boards_reconcile(recent=None) -> list[str]:
@@ -253,7 +172,7 @@ def boards_reconcile(recent=None) -> list[str]:
     rebuilt = []
     for day in recent or (today, today - timedelta(days=1)):
         board = order.daily_board(day)
-        if freeze.is_frozen(board):
+        if not store.stores_to_mirror([board])[board].indexed:
             continue
         if ranks.size(board) != BoardEntry.objects.filter(board=board).count():
             board_rebuild(board)

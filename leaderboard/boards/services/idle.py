@@ -1,7 +1,7 @@
 """Idle numbered boards leave Redis. A numbered deal's board never closes, but most are played
 for a while and then left: an index with no write for ``BOARD_IDLE_DAYS`` days is dropped
 (beat, ``manage.py evict_boards``), and rebuilt from PostgreSQL when next asked for, as a lost
-index is (``entries.index_ensure``). The index keeps each board's last write in one sorted set
+index is (``store.store_for``). The index keeps each board's last write in one sorted set
 (``BoardIndex.touched``), written by the same script as the write.
 """
 

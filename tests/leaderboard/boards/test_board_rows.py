@@ -17,7 +17,7 @@ from worker import queued_tasks
 from leaderboard import tasks
 from leaderboard.boards import index
 from leaderboard.boards.selectors import pages as reads
-from leaderboard.boards.services import entries
+from leaderboard.boards.services import entries, rebuild
 from leaderboard.core import cache
 from leaderboard.play.services import moderation
 
@@ -99,7 +99,7 @@ def test_a_read_prepares_the_lost_index_of_a_small_board_itself(board_of_five, t
 
 def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_of_five, today_deal, clean_redis,
                                                                            client_for, monkeypatch):
-    monkeypatch.setattr(entries, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
+    monkeypatch.setattr(rebuild, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
     before = APIClient().get(DEEP).content
     board = board_key(today_deal)
     clean_redis.flushdb()

@@ -12,7 +12,7 @@ from django.db import connection
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse, as in tests/service/)
 
 from games import format_code
-from leaderboard.boards import freeze, index, order
+from leaderboard.boards import freeze, index, order, store
 from leaderboard.boards.services import entries
 from leaderboard.core import days
 from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission
@@ -129,6 +129,41 @@ def test_a_late_change_to_a_frozen_day_reranks_it(
     BoardEntry.objects.update(rank=None)
     clean_redis.flushdb()
     assert snapshot(client_for, closed_day, players) == frozen
+
+
+def test_a_write_to_a_frozen_board_goes_nowhere_but_postgresql(
+        db, closed_day, won_game, clean_redis, monkeypatch, django_capture_on_commit_callbacks):
+    """The store answers the writes as it does the reads: a frozen board's source has no index,
+    so a change to its entries re-ranks it in PostgreSQL and mirrors nothing into Redis."""
+    actions = won_game["actions"][:3]
+    with django_capture_on_commit_callbacks(execute=True):
+        players = seed(closed_day, actions, count=4)
+        freeze.days_freeze()
+    board, today = order.daily_board(closed_day), order.daily_board(days.today())
+    with django_capture_on_commit_callbacks(execute=True):
+        changing = store.stores_to_change([board, today])
+    assert isinstance(changing[board], store.FrozenSource) and not changing[board].indexed
+    assert isinstance(changing[today], store.IndexSource) and changing[today].indexed
+    mirrored = store.stores_to_mirror([board, today])
+    assert not mirrored[board].indexed and mirrored[today].indexed
+
+    sent = []
+    real_index = index.board_index
+
+    def spying_index():
+        ranks = real_index()
+        monkeypatch.setattr(ranks, "set_entries", lambda player, wanted: sent.append(dict(wanted)) or {})
+        return ranks
+
+    monkeypatch.setattr(index, "board_index", spying_index)
+    with django_capture_on_commit_callbacks(execute=True):
+        late = result(User.objects.create(username="late"), closed_day, actions, moves=200, refresh=False)
+        entries.boards_refresh_verified(late)  # a late verification: the board's one write
+        entries.boards_mirror([board], players[0].pk)  # a rename's rows, say
+    assert sent and all(board not in wanted for wanted in sent)
+    assert redis_keys(clean_redis, board) == []
+    assert FrozenBoard.objects.get(board=board).entries == 5
+    assert BoardEntry.objects.get(board=board, player=late.player).rank == 1
 
 
 def test_two_freezes_at_once_freeze_once(transactional_db, closed_day, won_game):

@@ -147,10 +147,10 @@ def test_from_postgresql_when_the_index_is_not_ready_or_redis_is_away(day, monke
 
 def test_without_the_index_the_record_ranks_the_same(day, monkeypatch):
     """The PostgreSQL read itself (the store's rebuild kept away): the same rows as the index's."""
-    from leaderboard.boards.services import entries
+    from leaderboard.boards.services import rebuild
 
     expected = group_board(day["people"]["ann"], day["group"])
-    monkeypatch.setattr(entries, "index_prepare", lambda board: None)
+    monkeypatch.setattr(rebuild, "index_prepare", lambda board: None)
     index.board_index().drop(board_key_of_today())
     assert group_board(day["people"]["ann"], day["group"]) == expected
     assert not index.board_index().is_ready(board_key_of_today())
@@ -189,7 +189,7 @@ def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
     from django.contrib.auth import get_user_model
 
     from leaderboard.boards import freeze, order
-    from leaderboard.boards.services import entries
+    from leaderboard.boards.services import rebuild
     from leaderboard.core import days
 
     closed = days.today() - timedelta(days=3)
@@ -212,7 +212,7 @@ def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
     with django_capture_on_commit_callbacks(execute=True):
         assert freeze.days_freeze() == [board]
     assert redis_keys(clean_redis, board) == []
-    monkeypatch.setattr(entries, "BIG_BOARD_ENTRIES", 0)  # as for a million: no ranking pass
+    monkeypatch.setattr(rebuild, "BIG_BOARD_ENTRIES", 0)  # as for a million: no ranking pass
     assert answers() == before
     assert redis_keys(clean_redis, board) == []  # read from PostgreSQL: no index rebuilt
     day_ranks = [row["day_rank"] for row in json.loads(before[0])["results"]]
