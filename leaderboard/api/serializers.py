@@ -200,8 +200,9 @@ class BoardOut(serializers.Serializer):
 class StreakFields(serializers.Serializer):
     player = serializers.CharField()
     daily_wins = serializers.IntegerField()
-    current_streak = serializers.IntegerField()
-    best_streak = serializers.IntegerField()
+    current_streak = serializers.IntegerField(help_text="Days won in a row (a ranked daily win each), up to today, "
+                                                        "or yesterday while today is open; else 0.")
+    best_streak = serializers.IntegerField(help_text="The most days won in a row.")
 
 
 class PlayerRow(StreakFields):
@@ -228,6 +229,9 @@ class BucketOut(serializers.Serializer):
 
 
 class ProfileOut(StreakFields):
+    played_streak = serializers.IntegerField(help_text="Days played in a row (a ranked daily result each, won or "
+                                                       "given up), up to today, or yesterday while today is open.")
+    best_played_streak = serializers.IntegerField(help_text="The most days played in a row.")
     joined = serializers.DateField()
     played = serializers.IntegerField(help_text="Days with a ranked result on the day's board.")
     won = serializers.IntegerField(help_text="Days of those won (the daily wins).")

@@ -148,7 +148,6 @@ export const TEXT = {
 
   // The result dialog.
   closeResult: gettext("Back to the table"),
-  streakLine: (n) => say(ngettext("Streak: %(count)s day", "Streak: %(count)s days", n), { count: formatNumber(n) }),
   /** The held cards, shown beside the table (the live region says "Picked up ..."). */
   holding: (card) => say(gettext("holding %(card)s"), { card }),
 
