@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -33,7 +34,22 @@ class DailyAttemptOut(serializers.Serializer):
     submission = serializers.IntegerField(allow_null=True)
 
 
-class DailyDealOut(serializers.Serializer):
+class ServerTimeField(serializers.SerializerMethodField):
+    """The server's clock as it answers: the page sets its clock by it (its offset from the device's)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(method_name="get_server_time", help_text="The server's clock as it answered: the page "
+                         "shows an attempt's time from started_at by it, whatever the device's clock says.", **kwargs)
+
+
+class ServerTimeMixin:
+    @extend_schema_field(serializers.DateTimeField())
+    def get_server_time(self, _instance) -> datetime:
+        return timezone.now()
+
+
+class DailyDealOut(ServerTimeMixin, serializers.Serializer):
+    server_time = ServerTimeField()
     date = serializers.DateField()
     proven_winnable = serializers.BooleanField()
     players = serializers.IntegerField(allow_null=True,
@@ -53,7 +69,8 @@ class AttemptIn(serializers.Serializer):
                                                           'e.g. EH1-N-AAAAAAF.')
 
 
-class AttemptOut(serializers.ModelSerializer):
+class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
+    server_time = ServerTimeField()
     deal = serializers.CharField(source="deal_code")
     number = serializers.IntegerField(source="deal_number")
     practice = serializers.BooleanField(read_only=True)
@@ -64,7 +81,7 @@ class AttemptOut(serializers.ModelSerializer):
     class Meta:
         model = Attempt
         fields = ["id", "deal", "number", "daily_date", "started_at", "ranked", "practice", "hints",
-                  "submission", "closes_at", "accepts_until"]
+                  "submission", "closes_at", "accepts_until", "server_time"]
 
     def get_submission(self, attempt) -> int | None:
         sub = getattr(attempt, "submission", None)

@@ -11,6 +11,7 @@
 import { clock, h } from "../../lib/api.js";
 import { formatNumber } from "../../lib/i18n.js";
 import { showHistogram } from "../day-histogram.js";
+import { gameTime } from "./server-clock.js";
 import { shareLine } from "./share-button.js";
 import { isStreak, streakLine } from "./share.js";
 import { gameOver } from "./state.js";
@@ -58,7 +59,7 @@ export function renderResult(play, note) {
   }
   const snap = game.snapshot();
   const won = game.won;
-  const time = record.startedAt ? clock((record.finishedAt || Date.now()) - record.startedAt) : "–";
+  const time = clock(gameTime(record, Date.now())); // the verified submission's, as on the board and shared
   const home = cardsHome(game);
   const parts = [
     h("h2", { id: "result-title", "data-testid": "result-title", "data-won": String(won), text: won ? TEXT.won : TEXT.notWon }),

@@ -83,6 +83,7 @@ export const TEXT = {
     "The game on the table, %(count)s move so far, will be thrown away.",
     "The game on the table, %(count)s moves so far, will be thrown away.", n), { count: formatNumber(n) }),
   throwAwayWon: gettext("Your won game and what the server said of it will no longer be shown here."),
+  sameDealKeepsTime: gettext("Today's try goes on: the same cards, and its time by the server's clock keeps running."),
 
   // Gestures the rules refuse before the engine is asked.
   runToFoundation: gettext("A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."),
