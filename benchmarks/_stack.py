@@ -370,14 +370,14 @@ class PlayerGames:
     ``i``-th pair of them (about 217,000 distinct logs for a 659-action game). Each variant is
     still won; it has 4 more actions (2 more moves, 2 undos) and replays at the same cost.
 
-    The times come from the person model of tests/fairplay/timing.py (log-normal think times,
+    The times come from the person model of tests/leaderboard_fixtures/timing.py (log-normal think times,
     planning pauses), drawn for ``pool`` seeds of the base log (about 0.3 s each: too slow for one
     per player); the 4 inserted actions take think times picked from the same player's own. The
     tempo rules flag none of them (checked here for every pool entry and every 50th variant)."""
 
     def __init__(self, game: dict, pool: int = 16):
         sys.path.insert(0, str(ROOT))
-        from tests.fairplay.timing import human_times
+        from tests.leaderboard_fixtures.timing import human_times
 
         self.game, self.actions = game, game["actions"]
         self.gaps = []

@@ -189,7 +189,7 @@ class Year:
         """Day ``k``'s daily results (bulk) and index (the service's rebuild), then its numbered plays."""
         import _seed
         from leaderboard.boards.services import entries
-        from tests.fairplay.timing import human_times
+        from tests.leaderboard_fixtures.timing import human_times
 
         players = self.args.players
         game = self.games[(k - 1) % len(self.games)]

@@ -179,6 +179,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: counts and times every request as a whole (config/metrics.py).
     "config.metrics.RequestMetricsMiddleware",
+    # Then: every response, a redirect or an error too, names its request (X-Request-ID), and
+    # every log line written while it runs carries the id (config/requestid.py).
+    "config.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The page's language: the language switch's cookie, else Accept-Language (after the
@@ -187,9 +190,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
+    "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.PagePolicyMiddleware",
     # Last: it turns the lock-out that axes' backend signals into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -237,6 +241,23 @@ try:
     }
 except ValueError as exc:  # unparseable URL
     raise ImproperlyConfigured(f"DATABASE_URL is not a usable database URL: {exc}") from None
+# The password apart from the URL (compose passes POSTGRES_PASSWORD so): any character, no
+# URL-encoding. Set, it replaces the URL's own.
+if env_str("DATABASE_PASSWORD", ""):
+    DATABASES["default"]["PASSWORD"] = env_str("DATABASE_PASSWORD")
+# Server-side binding: parameters travel apart from the SQL, so psycopg can prepare a statement
+# run DATABASE_PREPARE_THRESHOLD times on a connection and PostgreSQL stops planning it afresh
+# (Django's default inlines every parameter, the 2 kB log included, and prepares nothing). It
+# pays only on kept connections (DATABASE_CONN_MAX_AGE > 0, docker-compose: 60; the worker's
+# CELERY_DB_REUSE_MAX). It rules out a transaction-mode pooler in front of PostgreSQL (PgBouncer's
+# pool_mode=transaction before 1.21 without max_prepared_statements): a statement prepared on one
+# server connection is not there on the next. Such a deployment sets DATABASE_SERVER_SIDE_BINDING=0.
+if env_bool("DATABASE_SERVER_SIDE_BINDING", True):
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "server_side_binding": True,
+        "prepare_threshold": env_int("DATABASE_PREPARE_THRESHOLD", 2, min_value=0),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -402,13 +423,20 @@ REST_FRAMEWORK = {
     # client wrote it, and a forged header would get past every per-address throttle.
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0 if DEBUG else 1, min_value=0),
     "DEFAULT_THROTTLE_RATES": {
-        "signup": env_str("THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("THROTTLE_LOGIN", "30/minute"),
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
     },
 }
+
+# Sign-ups per address block (an IPv4 address, an IPv6 /64) in any hour and any day, in a
+# sliding window (leaderboard.api.throttling.SignupThrottle), guest players included. 20 an hour
+# lets a class or a club sign up together behind one school or café address; 60 a day lets
+# three such groups, or a carrier-grade NAT's steady trickle, through, and stops a farm at 60
+# accounts a day instead of 480.
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 20, min_value=1)
+SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 
 # How long a token's lookup may be served from the cache (10 minutes: the submission of a
 # game that short finds the token its start cached). Deleting the token or saving
@@ -447,14 +475,30 @@ USE_I18N = True
 USE_TZ = True
 
 # --------------------------------------------------------------------------------------
-# Static files. There is no separate static server in docker-compose, so unless
-# DJANGO_SERVE_STATIC=0 Django itself serves STATIC_ROOT when DEBUG is off
-# (see config/urls.py); with DEBUG on, runserver serves them from the apps.
+# Static files, served by WhiteNoise (config/staticfiles.py) unless DJANGO_SERVE_STATIC=0 (a
+# proxy or CDN serves STATIC_ROOT instead). With DJANGO_STATIC_MANIFEST on (the default with
+# DEBUG off; make run sets it) they are collectstatic's copies in STATIC_ROOT: hashed names,
+# gzip and Brotli, cached a year. Off (tests, runserver), the apps' own files, found per request.
 # --------------------------------------------------------------------------------------
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)
+STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "config.staticfiles.HashedStaticFilesStorage"
+        if STATIC_MANIFEST
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+if SERVE_STATIC:
+    # Right after SecurityMiddleware: its redirect to HTTPS comes first, nothing else does.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "config.staticfiles.StaticFilesMiddleware")
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
 
 # --------------------------------------------------------------------------------------
 # Security: production settings switch on when DEBUG is off.
@@ -497,37 +541,50 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# django-axes locks the admin's log-in after AXES_FAILURE_LIMIT failures of one username from
-# one address (the address the API's throttles count), for AXES_COOLOFF_SECONDS. The API's
-# log-in has its own per-address throttle (THROTTLE_LOGIN) and is left to it: axes neither
-# locks nor records it (leaderboard.accounts.authentication.AdminLoginAxesHandler).
+# django-axes locks every log-in (the admin's form, the API's that the pages post to) after
+# AXES_FAILURE_LIMIT failures of one username from one address (the address the API's
+# throttles count), for AXES_COOLOFF_SECONDS: failures on either count on both
+# (leaderboard.accounts.authentication.LoginAxesHandler). The API's log-in keeps its
+# per-address throttle (THROTTLE_LOGIN) too, against guessing across many usernames.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, min_value=1)
 AXES_COOLOFF_TIME = timedelta(seconds=env_int("AXES_COOLOFF_SECONDS", 900, min_value=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_ONLY_ADMIN_SITE = True
-AXES_HANDLER = "leaderboard.accounts.authentication.AdminLoginAxesHandler"
+AXES_ONLY_ADMIN_SITE = False
+AXES_HANDLER = "leaderboard.accounts.authentication.LoginAxesHandler"
 AXES_CLIENT_IP_CALLABLE = "leaderboard.accounts.authentication.client_address"
 AXES_RESET_ON_SUCCESS = True
 # No start-up banner: every manage.py command (manage.py deal's JSON on stdout/stderr) stays clean.
 AXES_VERBOSE = False
 
 # --------------------------------------------------------------------------------------
-# Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL.
+# Logging: everything to stderr (the container's log), level from DJANGO_LOG_LEVEL; plain text,
+# or one JSON object a line with DJANGO_LOG_FORMAT=json. Each line written for a request, or
+# for a task that a request queued, carries its request id (config/requestid.py).
 # --------------------------------------------------------------------------------------
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_LEVEL = env_str("DJANGO_LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in _LOG_LEVELS:
     raise ImproperlyConfigured(f"DJANGO_LOG_LEVEL={LOG_LEVEL!r} is not one of {_LOG_LEVELS}.")
+_LOG_FORMATS = ("plain", "json")
+LOG_FORMAT = env_str("DJANGO_LOG_FORMAT", "plain").strip().lower() or "plain"
+if LOG_FORMAT not in _LOG_FORMATS:
+    raise ImproperlyConfigured(f"DJANGO_LOG_FORMAT={LOG_FORMAT!r} is not one of {_LOG_FORMATS}.")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.requestid.RequestIdFilter"}},
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(task_id)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

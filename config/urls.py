@@ -1,15 +1,12 @@
 import sys
 
-from django.conf import settings
 from django.contrib import admin
-from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse, JsonResponse
-from django.urls import include, path, re_path
+from django.urls import include, path
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.i18n import JavaScriptCatalog
-from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.metrics import metrics_view
@@ -87,19 +84,8 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend"]), name="javascript-catalog"),
 ]
 
-# With DEBUG on, django.contrib.staticfiles serves static files from the apps: runserver
-# and pytest's live server by themselves, gunicorn (make run) through these patterns.
-urlpatterns += staticfiles_urlpatterns()
-# With DEBUG off there is no other static server in docker-compose: Django serves the
-# collected STATIC_ROOT unless DJANGO_SERVE_STATIC=0 (a proxy or CDN does it instead).
-if not settings.DEBUG and settings.SERVE_STATIC:
-    urlpatterns += [
-        re_path(
-            r"^%s(?P<path>.*)$" % settings.STATIC_URL.lstrip("/"),
-            serve,
-            {"document_root": settings.STATIC_ROOT},
-        ),
-    ]
+# Static files never reach these patterns: WhiteNoise's middleware answers them first
+# (config/staticfiles.py), with DEBUG on or off.
 
 # Last: the frontend owns the site root.
 urlpatterns += [path("", include("frontend.urls"))]

@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
@@ -265,3 +266,28 @@ class PlayerAdmin(UserAdmin):
         disabled = list(queryset.values_list("pk", flat=True))
         queryset.update(is_active=False)
         forget_users(disabled)  # an update sends no signal: their tokens stop working now
+
+
+# -- the admin's own log-in -------------------------------------------------------------------
+#: Marks a session made by a log-in other than the admin's form (the API's, which the pages'
+#: form posts to): such a session opens the admin only after the admin's own log-in, so the
+#: admin's door keeps its checks whatever another door lets through.
+OTHER_LOGIN_SESSION_KEY = "logged_in_elsewhere"
+_staff_may_enter = admin.site.has_permission
+
+
+def _mark_session(sender, request, user, **kwargs):
+    if request is None or not getattr(request, "path", ""):
+        return  # not an HTTP request (a test client's force_login, a shell)
+    if request.path == reverse("admin:login"):
+        request.session.pop(OTHER_LOGIN_SESSION_KEY, None)
+    else:
+        request.session[OTHER_LOGIN_SESSION_KEY] = True
+
+
+def _has_permission(request) -> bool:
+    return _staff_may_enter(request) and not request.session.get(OTHER_LOGIN_SESSION_KEY, False)
+
+
+user_logged_in.connect(_mark_session, dispatch_uid="admin-session-mark")
+admin.site.has_permission = _has_permission

@@ -16,7 +16,7 @@ accounts and unknown tokens are never cached. When the cache is unreachable it a
 (django-redis's IGNORE_EXCEPTIONS) and every request reads PostgreSQL, as before.
 
 Also here, the other checks of who is logging in: the CSRF check of log-in and sign-up when
-they come with a session cookie, and django-axes' lock-out of the admin's log-in.
+they come with a session cookie, and django-axes' lock-out of every log-in.
 """
 
 from axes.handlers.database import AxesDatabaseHandler
@@ -118,19 +118,25 @@ def client_address(request) -> str:
     return BaseThrottle().get_ident(request)
 
 
-class AdminLoginAxesHandler(AxesDatabaseHandler):
-    """axes' database handler for the admin's log-in only (``AXES_ONLY_ADMIN_SITE`` makes axes
-    lock only there, but it would still record every API log-in, sign-up and log-out: a write
-    each, and API failures that never lock). The API's log-in has its own throttle."""
+class LoginAxesHandler(AxesDatabaseHandler):
+    """axes' database handler, counting and locking every log-in path: the admin's form and the
+    API's log-in (which the pages' form posts to) count the same failures of one account from
+    one address, so an account locked on one is locked on all.
 
-    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
-        if request is not None and self.is_admin_request(request):
-            super().user_login_failed(sender, credentials, request, **kwargs)
+    Skipped, as writes that lock nothing: the log-in that a sign-up makes (a new account has no
+    failures to reset) and log-outs outside the admin."""
 
     def user_logged_in(self, sender, request, user, **kwargs):
-        if self.is_admin_request(request):
+        match = getattr(request, "resolver_match", None)
+        if match is None or match.url_name != "signup":
             super().user_logged_in(sender, request, user, **kwargs)
 
     def user_logged_out(self, sender, request, user, **kwargs):
         if self.is_admin_request(request):
             super().user_logged_out(sender, request, user, **kwargs)
+
+
+def locked_out(request) -> bool:
+    """axes refused this request's log-in, or this failure reached the limit. axes marks the
+    request it was given: the API's ``Request``, which Django's middleware never sees."""
+    return bool(getattr(request, "axes_locked_out", False))

@@ -9,39 +9,54 @@ from rest_framework.authtoken.models import Token
 
 from ..core import sql
 from ..core.errors import Conflict, Invalid
-from ..record.models import PlayerStats
+from ..record.models import PlayerName, PlayerStats
+from . import names
 
 User = get_user_model()
 
 
 def user_signup(*, username: str, password: str):
-    """Create a player; Django's password validators decide what a good password is."""
-    username = (username or "").strip()
+    """Create a player; Django's password validators decide what a good password is. The name
+    is stored NFKC-normalised and must not look like another player's (``names``)."""
+    username = names.normalized(username or "").strip()
     if not username:
         raise Invalid(_("Choose a username."), code="username_required")
     if User.objects.filter(username__iexact=username).exists():
         raise _taken(username)
+    key = names.name_key(username)
+    if PlayerName.objects.filter(key=key).exists():
+        raise _looks_alike(username)
     candidate = User(username=username)
     try:
         User._meta.get_field("username").run_validators(username)
         password_validation.validate_password(password, candidate)
     except ValidationError as exc:
         raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
+    if names.mixes_scripts(username):
+        raise Invalid(_("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
+                      code="username_mixed_scripts")
     candidate.set_password(password)
     try:
-        with transaction.atomic():  # the account and its stats row, or neither
+        with transaction.atomic():  # the account, its stats row and its name's key, or none
             _lock_username(username)
             if User.objects.filter(username__iexact=username).exists():  # taken while we checked
                 raise _taken(username)
-            candidate.save()
+            candidate.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
             PlayerStats.objects.create(player=candidate)
     except IntegrityError:
+        if PlayerName.objects.filter(key=key).exists():
+            raise _looks_alike(username) from None
         raise _taken(username) from None
     return candidate
 
 
 def _taken(username: str) -> Conflict:
     return Conflict(_("The username %(username)s is taken.") % {"username": repr(username)}, code="username_taken")
+
+
+def _looks_alike(username: str) -> Conflict:
+    return Conflict(_("The username %(username)s looks like another player's name: choose one that does not.")
+                    % {"username": repr(username)}, code="username_looks_alike")
 
 
 def _lock_username(username: str) -> None:

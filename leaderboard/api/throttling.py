@@ -12,11 +12,21 @@ next; within any one window the count never passes the rate.
 Who is counted is unchanged: the account for a logged-in client, the address otherwise
 (``NUM_PROXIES``, so a forged X-Forwarded-For does not escape the count), and always the
 address for ``PerAddressThrottle``.
+
+Sign-ups are counted apart, in a sliding window (``SignupThrottle``): a fixed window would let
+twice the hour's limit through across its edge, and each new account is one more player on
+every board. The window is kept per address block (``address_block``: an IPv4 address whole,
+an IPv6 address by its /64, which one subscriber gets whole and can fill with addresses).
 """
 
+import ipaddress
+import time
+import uuid
+
+from django.conf import settings
 from django.core.cache import cache
 from django_redis import get_redis_connection
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
 from ..core.cache import unless_unreachable
 
@@ -66,3 +76,76 @@ class PerAddressThrottle(ScopedCountThrottle):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def address_block(address: str) -> str:
+    """The block a client address is counted by: an IPv4 address whole, an IPv6 address by its
+    /64 (an IPv4-mapped IPv6 address as its IPv4 address). Anything else, as it came."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.version == 4:
+        return str(ip)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+HOUR, DAY = 3600, 86400
+
+# Drop what left the day, count the last hour and the last day, and add this sign-up only if
+# both are under their limits: one round trip, and two sign-ups at once cannot both take the
+# last place. Refused requests add nothing. Returns {1, 0} or {0, seconds until a place frees}.
+_SLIDING_WINDOW = """
+local key, now, hour_start, day_start = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
+local per_hour, per_day, member = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+redis.call('ZREMRANGEBYSCORE', key, '-inf', day_start)
+local in_day = redis.call('ZCARD', key)
+local in_hour = redis.call('ZCOUNT', key, '(' .. hour_start, '+inf')
+if in_hour < per_hour and in_day < per_day then
+  redis.call('ZADD', key, now, member)
+  redis.call('EXPIRE', key, 86400)
+  return {1, 0}
+end
+local frees = 0
+if in_hour >= per_hour then
+  local oldest = redis.call('ZRANGEBYSCORE', key, '(' .. hour_start, '+inf', 'WITHSCORES',
+                            'LIMIT', in_hour - per_hour, 1)
+  frees = math.max(frees, tonumber(oldest[2]) + 3600)
+end
+if in_day >= per_day then
+  local oldest = redis.call('ZRANGE', key, in_day - per_day, in_day - per_day, 'WITHSCORES')
+  frees = math.max(frees, tonumber(oldest[2]) + 86400)
+end
+return {0, tostring(frees)}
+"""
+
+
+class SignupThrottle(BaseThrottle):
+    """At most ``SIGNUPS_PER_HOUR`` accounts in any 60 minutes and ``SIGNUPS_PER_DAY`` in any 24
+    hours from one address block, guest players' accounts included: a sorted set per block of
+    the times of its sign-ups (Redis; unreachable, every sign-up is let in, as the other
+    throttles). ``timer`` is the clock, as in DRF's throttles."""
+
+    timer = staticmethod(time.time)
+    cache_format = "signup-window:%(block)s"
+
+    def allow_request(self, request, view):
+        key = cache.make_key(self.cache_format % {"block": address_block(self.get_ident(request))})
+        self.left = None
+        allowed, frees = _count_signup(key, self.timer(), settings.SIGNUPS_PER_HOUR, settings.SIGNUPS_PER_DAY)
+        if not allowed:
+            self.left = max(1, int(float(frees) - self.timer()) + 1)
+        return bool(allowed)
+
+    def wait(self):
+        return self.left
+
+
+@unless_unreachable((1, 0))
+def _count_signup(key: str, now: float, per_hour: int, per_day: int) -> tuple[int, str]:
+    client = get_redis_connection("default")
+    allowed, frees = client.eval(_SLIDING_WINDOW, 1, key, repr(now), repr(now - HOUR), repr(now - DAY),
+                                 per_hour, per_day, f"{now!r}:{uuid.uuid4().hex}")
+    return int(allowed), frees.decode() if isinstance(frees, bytes) else str(frees)

@@ -55,3 +55,11 @@ def day_times(day: date) -> dict[str, datetime]:
 
 
 # -- the deal of the day: stored ahead, then read ---------------------------------------------
+
+
+def month_range(moment: datetime) -> tuple[datetime, datetime]:
+    """The UTC month of ``moment``, from its first midnight up to the next month's: the bounds of
+    its partition (docs/partitions.md), so a statement that names them is planned against one."""
+    first = day_of(moment).replace(day=1)
+    following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return as_utc_datetime(first), as_utc_datetime(following)

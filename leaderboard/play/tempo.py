@@ -16,7 +16,9 @@ started, when action ``i`` was played. A think time (gap) is the time between an
 the one before it; the first is measured from 0.
 """
 
+import bisect
 import math
+import operator
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -61,6 +63,10 @@ def check_times(times, duration_ms: int, actions_count: int,
     if not isinstance(times, list):
         return None, NOT_A_LIST
     latest = duration_ms + slack_ms
+    # Sound times (nearly every submission) pass with C-speed checks; the loop finds the problem.
+    if (times and len(times) == actions_count and all(type(time) is int for time in times)
+            and 0 <= times[0] and times[-1] <= latest and times == sorted(times)):
+        return None
     previous = 0
     for index in range(max(len(times), actions_count)):
         if index >= len(times) or index >= actions_count:
@@ -102,22 +108,25 @@ def profile(times: Sequence[int]) -> TempoProfile:
     gaps = [max(b - a, 0) for a, b in zip([0, *times], times)]
     if not gaps:
         return TempoProfile(0, 0, 0.0, 0.0, 0.0, 1.0, 0.0, 0, 0, 0.0, 0.0)
+    # One sort serves the quantiles and both counts (by bisection); the gaps are integers, so
+    # sum() is exact, as fsum was.
     ordered = sorted(gaps)
+    count = len(gaps)
     p10, p90 = _quantile(ordered, 0.1), _quantile(ordered, 0.9)
-    mean = math.fsum(gaps) / len(gaps)
-    deviation = math.sqrt(math.fsum((g - mean) ** 2 for g in gaps) / len(gaps))
+    mean = sum(ordered) / count
+    deviation = math.sqrt(math.fsum([(g - mean) ** 2 for g in gaps]) / count)
     return TempoProfile(
-        actions=len(gaps),
+        actions=count,
         span_ms=int(times[-1]),
         median_ms=_round(_quantile(ordered, 0.5)),
         p10_ms=_round(p10),
         p90_ms=_round(p90),
         spread=_round(max(p90, 1) / max(p10, 1)),  # ms resolution: a 0 gap counts as 1 ms
-        share_under_150ms=_round(sum(g < FAST_GAP_MS for g in gaps) / len(gaps)),
+        share_under_150ms=_round(bisect.bisect_left(ordered, FAST_GAP_MS) / count),
         longest_pause_ms=int(ordered[-1]),
-        pauses_over_3s=sum(g > PAUSE_MS for g in gaps),
+        pauses_over_3s=count - bisect.bisect_right(ordered, PAUSE_MS),
         gap_cv=_round(deviation / mean) if mean else 0.0,
-        lag1_autocorrelation=_round(_lag1_autocorrelation([math.log1p(g) for g in gaps])),
+        lag1_autocorrelation=_round(_lag1_autocorrelation(list(map(math.log1p, gaps)))),
     )
 
 
@@ -134,10 +143,10 @@ def _lag1_autocorrelation(values: list[float]) -> float:
         return 0.0
     mean = math.fsum(values) / len(values)
     centred = [v - mean for v in values]
-    variance = math.fsum(c * c for c in centred)
+    variance = math.fsum([c * c for c in centred])
     if variance <= 1e-12:
         return 0.0
-    return math.fsum(a * b for a, b in zip(centred, centred[1:])) / variance
+    return math.fsum(map(operator.mul, centred, centred[1:])) / variance
 
 
 def _round(value: float) -> float:

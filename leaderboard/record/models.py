@@ -258,6 +258,16 @@ class PlayerStats(models.Model):
         indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]
 
 
+class PlayerName(models.Model):
+    """The look-alike key of a player's name (``accounts.names.name_key``, TR39's skeleton
+    case aside). Unique: a sign-up whose name looks like an existing one fails on this index,
+    whatever other sign-up runs at the same time."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                  related_name="name_key")
+    key = models.TextField(unique=True)
+
+
 class ArchivedMonth(models.Model):
     """A UTC month whose attempts and submissions went to an archive file and out of their
     partitions (``leaderboard.archive``, docs/partitions.md): it is never archived twice."""

@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 import redis
@@ -19,6 +20,8 @@ from django.db import connection
 from worker import Worker
 
 from config.celery import app as celery_app
+from leaderboard.models import Attempt, Submission
+from leaderboard.play.services import attempts, intake, verification
 from tools.stack.servers import redis_server_binary
 
 # The service suite's fixtures.
@@ -29,6 +32,7 @@ from leaderboard_fixtures.service import (  # noqa: F401  (fixtures, re-exported
     client_for,
     make_player,
     play,
+    times_within,
     today_deal,
     verify_queued,
     won_game,
@@ -260,3 +264,16 @@ def make_staff(make_player):
         grant(staff, *(STAFF_PERMISSIONS if permissions is None else permissions))
         return type(staff).objects.get(pk=staff.pk)  # fresh: no cached permissions
     return make
+
+
+def submitted(player, deal: str, actions: list, days_ago: int = 0, verify: bool = True) -> Submission:
+    attempt = attempts.attempt_start(player=player, deal_code=deal)
+    Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(days=days_ago, hours=1))
+    attempt.refresh_from_db()
+    submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
+                                            times=times_within(len(actions), 3_600_000))
+    if days_ago:
+        Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=40))
+    if verify:
+        verification.submission_verify(submission.pk)
+    return Submission.objects.get(pk=submission.pk)

@@ -4,7 +4,7 @@ import pytest
 
 from .compose import MissingVariable, app_service, interpolate
 
-SECRETS = {"DJANGO_SECRET_KEY": "k", "DAILY_DEAL_SECRET": "d"}
+SECRETS = {"DJANGO_SECRET_KEY": "k", "DAILY_DEAL_SECRET": "d", "POSTGRES_PASSWORD": "p"}
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,7 @@ def test_app_services_from_the_compose_file():
     assert web.command[:2] == ["sh", "-c"] and "--workers 5" in web.command[2]
     assert web.environment["DJANGO_SECRET_KEY"] == "k"
     assert web.environment["ALLOWED_HOSTS"] == "localhost,127.0.0.1"  # compose's default
-    assert app_service("worker", SECRETS).command[:4] == ["celery", "-A", "config", "worker"]
+    worker = app_service("worker", SECRETS).command
+    assert worker[:2] == ["sh", "-c"] and "exec celery -A config worker " in worker[2]
     with pytest.raises(MissingVariable, match="DAILY_DEAL_SECRET"):
         app_service("beat", {"DJANGO_SECRET_KEY": "k"})

@@ -1,20 +1,22 @@
-"""A production install, checked end to end: web, worker and beat started from a virtual
+"""A production install, checked end to end: migrate, web, worker and beat started from a virtual
 environment made from requirements.txt alone (what the Dockerfile installs, no development
-package), with the commands and environment docker-compose.yml gives them.
+package), with the commands and environment docker-compose.yml gives them, on the static files
+the Dockerfile collects.
 
 A player signs up, plays a known won deal, submits it; the worker verifies it and the deal's
 board ranks it. Before requirements.txt named ``packaging``, the worker and beat of such an
 install died at start (kombu's Redis transport imports it) while the web still answered 202.
 
 Only the addresses differ from compose: PostgreSQL is this test's own database (created and
-dropped here) on the test server, Redis the test's Redis database, gunicorn listens on a free
-port of 127.0.0.1, and beat's files go to a temporary folder instead of the container's /tmp.
+dropped here) on the test server (no password), Redis the test's Redis database, gunicorn listens
+on a free port of 127.0.0.1, and the files under /tmp and /var/lib/easyharp go to a temporary folder.
 """
 
 import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -45,10 +47,11 @@ PRODUCTION_VENV = ROOT / ".venv-prod"
 VENV_STAMP = PRODUCTION_VENV / ".stamp-requirements-sha256"
 WON_GAMES = ROOT / "tests" / "data" / "won_games.jsonl"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-# What the operator exports before `docker compose up`, for compose's ${...}.
+# The operator's .env: compose's ${...} and, through env_file, every app container's environment.
 COMPOSE_VALUES = {
     "DJANGO_SECRET_KEY": "smoke-test-secret-key-not-for-production-0123456789",
     "DAILY_DEAL_SECRET": "smoke-test-daily-deal-secret",
+    "POSTGRES_PASSWORD": "smoke-test-password/#?",
     "DJANGO_DEBUG": "0",
     "DJANGO_SECURE_SSL_REDIRECT": "0",
     "DJANGO_SECURE_COOKIES": "0",
@@ -58,6 +61,8 @@ COMPOSE_VALUES = {
 # Beyond compose's environment: the test plays a whole game in a second, which the
 # plausibility check (10 actions a second) would keep off the board for staff review.
 EXTRA_ENVIRONMENT = {"MAX_ACTIONS_PER_SECOND": "100000"}
+# The container's folders for files (beat's schedule and pid, the worker's liveness file).
+CONTAINER_FOLDERS = re.compile(r"(?<![\w/])(?:/var/lib/easyharp|/tmp)/")
 START_TIMEOUT = 90
 VERIFY_TIMEOUT = 60
 # Beat's first requeue of stale submissions is due 15 s after it starts.
@@ -83,8 +88,7 @@ def _build_production_venv(digest: str) -> None:
     install = subprocess.run(
         [str(PRODUCTION_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
          "-r", str(RUNTIME_LOCK)],
-        env=env, capture_output=True, text=True,
-    )
+        env=env, capture_output=True, text=True, check=False)
     assert install.returncode == 0, f"pip install --require-hashes -r requirements.txt:\n{install.stderr[-5000:]}"
     VENV_STAMP.write_text(digest)
 
@@ -101,14 +105,13 @@ def production_bin() -> Path:
 
 # -- the test's own PostgreSQL database and Redis database ----------------------------------
 
-@pytest.fixture
-def smoke_database_url():
-    """A fresh database beside the configured one, dropped after: the web migrates it itself,
-    as compose's web does."""
+@contextmanager
+def fresh_database(suffix: str):
+    """The URL of a new, empty database beside the configured one, dropped after."""
     config = dj_database_url.parse(settings.DATABASE_URL)
     if config["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the production stack runs on PostgreSQL")
-    name = f"{config['NAME']}_smoke"
+    name = f"{config['NAME']}_{suffix}"
     server = {"host": config["HOST"] or "127.0.0.1", "port": config["PORT"] or 5432,
               "user": config["USER"], "password": config["PASSWORD"] or None}
 
@@ -120,8 +123,18 @@ def smoke_database_url():
     run(drop)
     run(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     auth = server["user"] + (f":{server['password']}" if server["password"] else "")
-    yield f"postgres://{auth}@{server['host']}:{server['port']}/{name}"
-    run(drop)
+    try:
+        yield f"postgres://{auth}@{server['host']}:{server['port']}/{name}"
+    finally:
+        run(drop)
+
+
+@pytest.fixture
+def smoke_database_url():
+    """A fresh database beside the configured one, dropped after: compose's migrate one-shot
+    migrates it."""
+    with fresh_database("smoke") as url:
+        yield url
 
 
 # -- the services ---------------------------------------------------------------------------
@@ -157,24 +170,35 @@ class Service:
 
 
 class Stack:
-    """web, worker and beat as docker-compose.yml runs them, on this machine's addresses."""
+    """migrate, web, worker and beat as docker-compose.yml runs them, on this machine's
+    addresses, from static files collected as the Dockerfile collects them."""
 
-    def __init__(self, bin_dir: Path, database_url: str, redis_url: str, folder: Path):
+    def __init__(self, bin_dir: Path, database_url: str, redis_url: str, folder: Path,
+                 extra_environment: dict[str, str] | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.folder = folder
+        self.extra_environment = {**EXTRA_ENVIRONMENT, "DJANGO_STATIC_ROOT": str(folder / "staticfiles"),
+                                  **(extra_environment or {})}
         self.services = {name: self._service(name, bin_dir, database_url, redis_url, folder)
-                         for name in ("web", "worker", "beat")}
+                         for name in ("migrate", "web", "worker", "beat")}
+        self.bin_dir = bin_dir
 
     def _service(self, name, bin_dir, database_url, redis_url, folder) -> Service:
         compose = app_service(name, COMPOSE_VALUES)
         for key in ("DATABASE_URL", "REDIS_URL"):
             assert key in compose.environment, f"docker-compose.yml's {name} has no {key}"
+        environment = {key: self._local(value, folder) for key, value in compose.environment.items()
+                       if value is not None}
+        # The test server's own password (none): compose's is for its own postgres service.
+        environment.pop("DATABASE_PASSWORD")
         env = {
             # The image's own environment (Dockerfile ENV) and nothing from this test session.
             "PATH": f"{bin_dir}:{SYSTEM_PATH}", "HOME": str(folder), "LANG": "C.UTF-8",
             "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
-            **{key: value for key, value in compose.environment.items() if value is not None},
-            "DATABASE_URL": database_url, "REDIS_URL": redis_url, **EXTRA_ENVIRONMENT,
+            # .env, the operator's file: compose's ${...} and every app container's env_file,
+            # under the service's own environment.
+            **COMPOSE_VALUES, **environment, "DATABASE_URL": database_url, "REDIS_URL": redis_url, **self.extra_environment,
         }
         return Service(name, [self._local(part, folder) for part in compose.command], env,
                        folder / f"{name}.log")
@@ -182,7 +206,28 @@ class Stack:
     def _local(self, part: str, folder: Path) -> str:
         """A command argument with the container's addresses replaced by this machine's."""
         part = part.replace("0.0.0.0:8000", f"127.0.0.1:{self.port}")
-        return part.replace("=/tmp/", f"={folder}/")
+        return CONTAINER_FOLDERS.sub(f"{folder}/", part)
+
+    def collect_static(self) -> None:
+        """The Dockerfile's collectstatic, with its build-time values."""
+        env = {**self.services["web"].env, "DJANGO_SECRET_KEY": "collectstatic-only",
+               "DAILY_DEAL_SECRET": "collectstatic-only", "ALLOWED_HOSTS": "localhost"}
+        result = subprocess.run([str(self.bin_dir / "python"), "manage.py", "collectstatic", "--noinput"],
+                                cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+    def start(self, *names: str) -> None:
+        """compose's order: migrate to its end, then the others (web healthy before the test goes on)."""
+        self.collect_static()
+        migrate = self.services["migrate"].start()
+        migrate.process.wait(START_TIMEOUT)
+        assert migrate.process.returncode == 0, migrate.output()
+        for name in names:
+            self.services[name].start()
+        if "web" in names:
+            self.wait("healthy web (/healthz)", lambda: healthy(self.url), START_TIMEOUT)
+        if "worker" in names:
+            self.wait("ready worker", lambda: " ready." in self.services["worker"].output(), START_TIMEOUT)
 
     def logs(self) -> str:
         return "\n".join(f"----- {name} -----\n{service.output()[-6000:]}"
@@ -192,7 +237,8 @@ class Stack:
         """The condition's value once true; fails at once when a service has died."""
         deadline = time.monotonic() + timeout
         while True:
-            dead = [name for name, service in self.services.items() if service.process and not service.alive()]
+            dead = [name for name, service in self.services.items()
+                    if name != "migrate" and service.process and not service.alive()]
             assert not dead, f"{', '.join(dead)} exited while waiting for {what}"
             value = condition()
             if value:
@@ -257,13 +303,9 @@ def test_a_won_game_is_verified_and_ranked_by_a_production_install(stack):
 
 
 def play_a_won_game(stack: Stack) -> None:
-    web, worker, beat = stack.services["web"], stack.services["worker"], stack.services["beat"]
-    # compose: worker and beat start once web (which migrates first) is healthy.
-    web.start()
-    stack.wait("healthy web (/healthz)", lambda: healthy(stack.url), START_TIMEOUT)
-    worker.start()
-    beat.start()
-    stack.wait("ready worker", lambda: " ready." in worker.output(), START_TIMEOUT)
+    worker = stack.services["worker"]
+    # compose: web, worker and beat start once migrate has migrated the database.
+    stack.start("web", "worker", "beat")
 
     game = shortest_won_game()
     status, account = call(stack.url, "POST", "/api/auth/signup/",
@@ -297,4 +339,4 @@ def play_a_won_game(stack: Stack) -> None:
                    for line in worker.output().splitlines())
 
     stack.wait("a task sent by beat and run by the worker", beat_task_done, BEAT_TIMEOUT)
-    assert all(service.alive() for service in stack.services.values())
+    assert all(service.alive() for name, service in stack.services.items() if name != "migrate")

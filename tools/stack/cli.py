@@ -118,11 +118,22 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
         start(server)
         if not wait_until(lambda: redis_answers(redis_url), _("Redis answered"), server, stop):
             return 0
-    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url}
+    # As compose runs it: collectstatic's hashed, compressed copies served by WhiteNoise, and one
+    # metrics folder for web, worker and beat, emptied at every start.
+    metrics_dir = folder / "metrics"
+    metrics_dir.mkdir(exist_ok=True)
+    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "DJANGO_STATIC_MANIFEST": "1",
+           "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
 
     migrate = start(Child("migrate", commands.manage("migrate", "--noinput"), env=env))
     if not wait_until(lambda: migrate.exit_code == 0, _("the migrations ended"), migrate, stop, timeout=600):
         return 0
+    for name, argv in (("static", commands.manage("collectstatic", "--noinput", "-v", "0")),
+                       ("metrics", [PYTHON, "-m", "config.metrics", "clear"])):
+        once = start(Child(name, argv, env=env))
+        if not wait_until(lambda once=once: once.exit_code == 0, _("{name} ended").format(name=name), once, stop,
+                          timeout=600):
+            return 0
 
     url = f"http://127.0.0.1:{port}"
     web = Child("web", commands.gunicorn(f"127.0.0.1:{port}", os.environ.get("WEB_CONCURRENCY", "2")), env=env)
@@ -142,7 +153,7 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
 
     while not stop.wait(0.2):
         for child in children:
-            if child is not migrate and child.exit_code is not None:
+            if child.name not in ("migrate", "static", "metrics") and child.exit_code is not None:
                 say(
                     _("{name} exited with code {code}: stopping everything").format(
                         name=child.name, code=child.exit_code

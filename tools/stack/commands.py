@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.stack.process import PYTHON
+from tools.stack.process import PYTHON, ROOT
+
+# gunicorn's settings file, the one compose and the Dockerfile use: its logging (JSON lines with
+# DJANGO_LOG_FORMAT=json, the request id), no control socket, the metrics' child_exit hook.
+GUNICORN_CONFIG = ROOT / "config" / "gunicorn.conf.py"
 
 # The worker talks to no other worker: no gossip, mingle or heartbeat traffic on the broker.
 CELERY_QUIET = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
@@ -27,7 +31,7 @@ def gunicorn(
 ) -> list[str]:
     """gunicorn serving config.wsgi on ``bind`` (host:port); gunicorn's defaults where an
     argument is None."""
-    argv = [PYTHON, "-m", "gunicorn", "config.wsgi", "--bind", bind, "--workers", str(workers)]
+    argv = [PYTHON, "-m", "gunicorn", "-c", str(GUNICORN_CONFIG), "config.wsgi", "--bind", bind, "--workers", str(workers)]
     if worker_class is not None:
         argv += ["--worker-class", worker_class]
     if threads is not None:

@@ -1,19 +1,22 @@
 """Thin API views of accounts (``/api/auth/...``): sign up, log in and out, who am I."""
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import names
 from ...accounts import services as accounts
-from ...accounts.authentication import CsrfWhenSessionCookie
+from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
-from ..throttling import PerAddressThrottle
+from ..throttling import PerAddressThrottle, SignupThrottle
 from .common import ERRORS
 
 
@@ -27,8 +30,7 @@ def _account(user, token: str | None = None) -> dict:
 
 class SignupView(APIView):
     permission_classes = [CsrfWhenSessionCookie]
-    throttle_classes = [PerAddressThrottle]
-    throttle_scope = "signup"
+    throttle_classes = [SignupThrottle]
 
     @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
@@ -46,7 +48,11 @@ class LoginView(APIView):
     @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
     def post(self, request):
         data = valid_body(CredentialsIn, request)
-        user = authenticate(request, **data)
+        # The name as sign-up stored it (NFKC), and with the request: axes counts and locks this door too.
+        user = authenticate(request, username=names.normalized(data["username"]), password=data["password"])
+        if locked_out(request):
+            raise Throttled(wait=settings.AXES_COOLOFF_TIME.total_seconds(),
+                            detail=_("Too many failed log-ins for this account: try again later."))
         if user is None:
             raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)

@@ -1,6 +1,7 @@
 """Reads of attempts and submissions, as a given viewer may see them."""
 
 from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ...core import days, sql
@@ -24,9 +25,22 @@ _ATTEMPT_FIELDS = Attempt._meta.concrete_fields
 
 def _attempt(attempt_id) -> Attempt | None:
     """The attempt, whole, in one plain statement: every submission reads one, and compiling
-    the ORM query cost more than running it."""
-    columns = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
-    rows = sql.run(f'SELECT {columns} FROM "{Attempt._meta.db_table}" WHERE "id" = %s', [attempt_id])
+    the ORM query cost more than running it. This month's partition first (nearly every attempt
+    read is of one started this month), then every partition."""
+    return _attempt_in(attempt_id, days.month_range(timezone.now())) or _attempt_in(attempt_id, None)
+
+
+_ATTEMPT_COLUMNS = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
+_ATTEMPT_SQL = f'SELECT {_ATTEMPT_COLUMNS} FROM "{Attempt._meta.db_table}" WHERE "id" = %s'
+
+
+def _attempt_in(attempt_id, months: tuple | None) -> Attempt | None:
+    """The attempt if it started in ``months`` (a range of times: one partition planned), or in
+    any month when None."""
+    if months is None:
+        rows = sql.run(_ATTEMPT_SQL, [attempt_id])
+    else:
+        rows = sql.run(f'{_ATTEMPT_SQL} AND "started_at" >= %s AND "started_at" < %s', [attempt_id, *months])
     return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], rows[0]) if rows else None
 
 

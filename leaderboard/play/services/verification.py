@@ -16,7 +16,7 @@ from games import compact
 
 from ...boards import order
 from ...boards.services import entries
-from ...core import sql
+from ...core import days, sql
 from ...record.models import Attempt, Submission
 from .. import tempo
 from .intake import enqueue_verification
@@ -32,12 +32,16 @@ _CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actio
             "hints", "hidden", "deliveries", "practice", "log_hash")
 _CLAIMED_SQL = ", ".join(f's."{name}"' for name in _CLAIMED)
 # The earliest submission of another player with the same log on the same deal (not rejected),
-# submitted before this one: this one is its copy. One probe of the (deal_number, log_hash) index.
+# submitted before this one: this one is its copy. One probe of the (deal_number, log_hash) index
+# of each month up to now.
 _ORIGINAL_SQL = (
     f'(SELECT o."id" FROM "{_SUBMISSIONS}" o WHERE o."deal_number" = s."deal_number" '
     f'AND o."log_hash" = s."log_hash" AND s."log_hash" <> \'\' AND o."player_id" <> s."player_id" '
     f'AND o."status" <> \'{Status.REJECTED}\' AND (o."submitted_at", o."id") < (s."submitted_at", s."id") '
-    f'ORDER BY o."submitted_at", o."id" LIMIT 1)')
+    f'AND o."attempt_started_at" < %s ORDER BY o."submitted_at", o."id" LIMIT 1)')
+# An original's attempt started before it was submitted, so before now: the bound (a constant)
+# keeps the months created ahead out of the plan. The slack covers another host's clock.
+_CLOCK_SLACK = timedelta(hours=1)
 
 
 def submission_verify(submission_id: int) -> Submission | None:
@@ -50,7 +54,7 @@ def submission_verify(submission_id: int) -> Submission | None:
     result = games.replay(submission.attempt.deal_code, submission.actions)
     with transaction.atomic():
         fields = _result_fields(submission, result)
-        if not _result_store(submission_id, claim, fields):
+        if not _result_store(submission, claim, fields):
             return None  # re-claimed after we took too long: the other worker finishes it
         for name, value in fields.items():
             setattr(submission, name, value)
@@ -62,15 +66,28 @@ def submission_verify(submission_id: int) -> Submission | None:
 def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     """Pending -> verifying under ``claim``; the submission (what verifying it needs, with the
     original it copies in ``copy_of_id``) and its attempt, or None when it is not pending:
-    one UPDATE ... RETURNING."""
+    one UPDATE ... RETURNING, in this month's partition first (nearly every submission's
+    attempt started this month), then, when it is not there, in every partition."""
     now = timezone.now()
+    return (_claim_in(submission_id, claim, now, days.month_range(now))
+            or _claim_in(submission_id, claim, now, None))
+
+
+def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -> Submission | None:
+    """The claim among the submissions whose attempt started in ``months`` (a range of times:
+    PostgreSQL plans one partition of each table), or among all of them when None."""
+    within, bounds = "", []
+    if months is not None:
+        within = ('AND s."attempt_started_at" >= %s AND s."attempt_started_at" < %s '
+                  'AND a."started_at" >= %s AND a."started_at" < %s ')
+        bounds = [*months, *months]
     rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
-        f'AND a."started_at" = s."attempt_started_at" '
+        f'AND a."started_at" = s."attempt_started_at" {within}'
         f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at"',
-        [Status.VERIFYING, claim, now, submission_id, Status.PENDING])
+        [Status.VERIFYING, claim, now, submission_id, Status.PENDING, *bounds, now + _CLOCK_SLACK])
     if not rows:
         return None
     row = rows[0]
@@ -79,19 +96,21 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     if values["times"] is not None:
         values["times"] = compact.decode_times(values["times"])
     values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED):]
-    submission = Submission(**values, status=Status.VERIFYING, claim=claim, claimed_at=now)
+    submission = Submission(**values, attempt_started_at=started_at, status=Status.VERIFYING, claim=claim,
+                            claimed_at=now)
     submission.attempt = Attempt(pk=values["attempt_id"], player_id=values["player_id"], deal_code=deal_code,
                                  deal_number=values["deal_number"], daily_date=values["daily_date"],
                                  started_at=started_at)
     return submission
 
 
-def _result_store(submission_id: int, claim: uuid.UUID, fields: dict) -> bool:
-    """Store the result, if the claim is still ours."""
+def _result_store(submission: Submission, claim: uuid.UUID, fields: dict) -> bool:
+    """Store the result, if the claim is still ours (by the id and its partition's key)."""
     columns = ", ".join(f'"{name}" = %s' for name in fields)
     values = [Jsonb(value) if isinstance(value, (dict, list)) else value for value in fields.values()]
-    return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} WHERE "id" = %s AND "status" = %s AND "claim" = %s',
-                   [*values, submission_id, Status.VERIFYING, claim]) == 1
+    return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} '
+                   f'WHERE "id" = %s AND "attempt_started_at" = %s AND "status" = %s AND "claim" = %s',
+                   [*values, submission.pk, submission.attempt_started_at, Status.VERIFYING, claim]) == 1
 
 
 def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:

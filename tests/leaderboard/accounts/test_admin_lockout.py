@@ -1,5 +1,6 @@
-"""The admin's log-in locks after AXES_FAILURE_LIMIT failures of one username from one address
-(django-axes, the database handler); the API's log-in keeps its own throttle and is not locked."""
+"""Every log-in locks after AXES_FAILURE_LIMIT failures of one username from one address
+(django-axes, the database handler): the admin's form and the API's log-in count the same
+failures, and a session the API made opens the admin only after the admin's own log-in."""
 
 import json
 from datetime import timedelta
@@ -60,19 +61,49 @@ def test_the_lock_is_per_username_and_address_and_ends_after_the_cool_off(make_s
     assert admin_login(attacker, PASSWORD).status_code == 302 and signed_in_to_admin(attacker)
 
 
-def test_the_api_log_in_is_neither_locked_nor_recorded_by_axes(make_staff):
+def api_login(client: Client, password: str, **extra):
+    return client.post("/api/auth/login/", json.dumps({"username": "staff", "password": password}),
+                       content_type="application/json", **extra)
+
+
+def test_failures_on_the_api_lock_the_admin_too(make_staff):
+    """Ten wrong passwords on the API's log-in (the door the pages' form uses): the account is
+    locked there, right password or not, and on the admin's form."""
+    make_staff("staff")
+    client = Client()
+    answers = [api_login(client, "guess").status_code for _ in range(10)]
+    assert answers[:LIMIT - 1] == [400] * (LIMIT - 1) and set(answers[LIMIT - 1:]) == {429}
+    locked = api_login(client, PASSWORD)
+    assert locked.status_code == 429 and locked.json()["error"]["code"] == "throttled"
+    assert int(locked["Retry-After"]) > 0 and "sessionid" not in client.cookies
+    assert admin_login(client, PASSWORD).status_code == 429 and not signed_in_to_admin(client)
+
+
+def test_failures_on_the_admin_lock_the_api_too(make_staff):
     make_staff("staff")
     client = Client()
     for _ in range(LIMIT):
         admin_login(client, "guess")
     assert admin_login(client, PASSWORD).status_code == 429
-    failures = AccessAttempt.objects.get().failures_since_start
+    assert api_login(client, PASSWORD).status_code == 429 and "sessionid" not in client.cookies
 
-    def api_login(password):
-        return client.post("/api/auth/login/", json.dumps({"username": "staff", "password": password}),
-                           content_type="application/json")
 
-    assert api_login("guess").status_code == 400
-    assert api_login(PASSWORD).status_code == 200
-    assert AccessAttempt.objects.get().path_info == "/admin/login/"  # the admin's failures only
-    assert AccessAttempt.objects.get().failures_since_start == failures
+def test_a_right_password_on_the_api_resets_the_count(make_staff):
+    make_staff("staff")
+    client = Client()
+    for _ in range(LIMIT - 1):
+        assert api_login(client, "guess").status_code == 400
+    assert api_login(client, PASSWORD).status_code == 200
+    assert api_login(Client(), "guess").status_code == 400  # the count started again
+
+
+def test_a_session_from_the_api_opens_the_admin_only_after_the_admins_log_in(make_staff):
+    make_staff("staff")
+    client = Client()
+    assert api_login(client, PASSWORD).status_code == 200
+    index = client.get("/admin/")
+    assert index.status_code == 302 and index["Location"].startswith("/admin/login/")
+    form = client.get("/admin/login/?next=/admin/")
+    assert form.status_code == 200 and b'name="password"' in form.content  # the form, not the index
+    assert admin_login(client, PASSWORD).status_code == 302 and signed_in_to_admin(client)
+    assert client.get("/api/auth/me/").json()["username"] == "staff"  # one session, the same player

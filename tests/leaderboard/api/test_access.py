@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
-from leaderboard_fixtures.reliability import STAFF_PERMISSIONS
+from leaderboard_fixtures.reliability import STAFF_PERMISSIONS, submitted
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, times_within  # noqa: F401  (autouse, as in tests/reliability/)
 from rest_framework.test import APIClient
 
@@ -43,19 +43,6 @@ def site(people, role: str) -> Client:
     if role != "anonymous":
         client.force_login(people[role])
     return client
-
-
-def submitted(player, deal: str, actions: list, days_ago: int = 0, verify: bool = True) -> Submission:
-    attempt = attempts.attempt_start(player=player, deal_code=deal)
-    Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(days=days_ago, hours=1))
-    attempt.refresh_from_db()
-    submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
-                                            times=times_within(len(actions), 3_600_000))
-    if days_ago:
-        Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=40))
-    if verify:
-        verification.submission_verify(submission.pk)
-    return Submission.objects.get(pk=submission.pk)
 
 
 def test_attempts_are_read_and_written_only_by_their_player(people):

@@ -89,3 +89,25 @@ def test_a_worse_result_leaves_the_index_and_the_cached_pages_alone(
     better = play(player, code, won_game["actions"], minutes=10)  # quicker: ranks better
     assert index.board_index().page(board, 0, 10) == [better["id"]]
     assert versions(board)[0] > before[0] and versions(board)[1] > before[1]
+
+
+def test_a_submission_whose_attempt_started_in_an_earlier_month_is_claimed_too(
+        make_player, today_deal, won_game, django_capture_on_commit_callbacks):
+    # The claim looks in this month's partition first; an older attempt's submission is found
+    # by a second claim over every partition, and verifies as any other.
+    player = make_player()
+    submission = submitted(player, today_deal, won_game["actions"], minutes=45 * 24 * 60)
+    sql = verify_counted(submission, django_capture_on_commit_callbacks)
+    assert sum(s.startswith('UPDATE "leaderboard_submission" s SET "status"') for s in sql) == 2
+    submission.refresh_from_db()
+    assert submission.status == Submission.Status.VERIFIED
+
+
+def test_this_months_claim_names_the_partition_key(
+        make_player, today_deal, won_game, django_capture_on_commit_callbacks):
+    # Both statements on the submission carry its partition's key, so PostgreSQL plans one partition.
+    player = make_player()
+    submission = submitted(player, today_deal, won_game["actions"])
+    claim, _, store = verify_counted(submission, django_capture_on_commit_callbacks)[:3]
+    assert 's."attempt_started_at" >= ' in claim and 's."attempt_started_at" < ' in claim
+    assert store.startswith('UPDATE "leaderboard_submission" SET') and '"attempt_started_at" = ' in store

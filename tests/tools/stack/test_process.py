@@ -88,5 +88,7 @@ def test_make_run_the_benchmarks_and_the_tests_start_celery_and_gunicorn_with_th
         assert argv[1:6] == ["-m", "celery", "-A", "config", "worker"] and "--loglevel=INFO" in argv
         assert all(flag in argv for flag in quiet)
     web = commands.gunicorn("127.0.0.1:1", 2)
-    assert web[1:5] == ["-m", "gunicorn", "config.wsgi", "--bind"] and "--no-control-socket" in web
+    assert web[1:3] == ["-m", "gunicorn"] and "--no-control-socket" in web
+    # compose's and the Dockerfile's settings file: the same logging, hooks and no control socket.
+    assert web[3:6] == ["-c", str(commands.GUNICORN_CONFIG), "config.wsgi"] and web[6] == "--bind"
     assert "--worker-class" not in web  # gunicorn's own default unless asked

@@ -32,7 +32,7 @@ def backfill_played_streaks(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("leaderboard", "0011_submission_refusal"),
+        ("leaderboard", "0012_player_name_key"),
     ]
 
     operations = [
