@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from django.conf import settings
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -33,7 +34,22 @@ class DailyAttemptOut(serializers.Serializer):
     submission = serializers.IntegerField(allow_null=True)
 
 
-class DailyDealOut(serializers.Serializer):
+class ServerTimeField(serializers.SerializerMethodField):
+    """The server's clock as it answers: the page sets its clock by it (its offset from the device's)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(method_name="get_server_time", help_text="The server's clock as it answered: the page "
+                         "shows an attempt's time from started_at by it, whatever the device's clock says.", **kwargs)
+
+
+class ServerTimeMixin:
+    @extend_schema_field(serializers.DateTimeField())
+    def get_server_time(self, _instance) -> datetime:
+        return timezone.now()
+
+
+class DailyDealOut(ServerTimeMixin, serializers.Serializer):
+    server_time = ServerTimeField()
     date = serializers.DateField()
     proven_winnable = serializers.BooleanField()
     players = serializers.IntegerField(allow_null=True,
@@ -53,7 +69,8 @@ class AttemptIn(serializers.Serializer):
                                                           'e.g. EH1-N-AAAAAAF.')
 
 
-class AttemptOut(serializers.ModelSerializer):
+class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
+    server_time = ServerTimeField()
     deal = serializers.CharField(source="deal_code")
     number = serializers.IntegerField(source="deal_number")
     practice = serializers.BooleanField(read_only=True)
@@ -64,7 +81,7 @@ class AttemptOut(serializers.ModelSerializer):
     class Meta:
         model = Attempt
         fields = ["id", "deal", "number", "daily_date", "started_at", "ranked", "practice", "hints",
-                  "submission", "closes_at", "accepts_until"]
+                  "submission", "closes_at", "accepts_until", "server_time"]
 
     def get_submission(self, attempt) -> int | None:
         sub = getattr(attempt, "submission", None)
@@ -200,8 +217,9 @@ class BoardOut(serializers.Serializer):
 class StreakFields(serializers.Serializer):
     player = serializers.CharField()
     daily_wins = serializers.IntegerField()
-    current_streak = serializers.IntegerField()
-    best_streak = serializers.IntegerField()
+    current_streak = serializers.IntegerField(help_text="Days won in a row (a ranked daily win each), up to today, "
+                                                        "or yesterday while today is open; else 0.")
+    best_streak = serializers.IntegerField(help_text="The most days won in a row.")
 
 
 class PlayerRow(StreakFields):
@@ -228,6 +246,9 @@ class BucketOut(serializers.Serializer):
 
 
 class ProfileOut(StreakFields):
+    played_streak = serializers.IntegerField(help_text="Days played in a row (a ranked daily result each, won or "
+                                                       "given up), up to today, or yesterday while today is open.")
+    best_played_streak = serializers.IntegerField(help_text="The most days played in a row.")
     joined = serializers.DateField()
     played = serializers.IntegerField(help_text="Days with a ranked result on the day's board.")
     won = serializers.IntegerField(help_text="Days of those won (the daily wins).")

@@ -239,7 +239,8 @@ class BoardEntry(models.Model):
 
 
 class PlayerStats(models.Model):
-    """Daily wins and streaks of UTC days with a verified daily win."""
+    """Daily wins and the two streaks of UTC days: days won in a row (a verified ranked daily
+    win) and days played in a row (a verified ranked daily result, won or given up)."""
 
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
                                   related_name="stats")
@@ -248,6 +249,10 @@ class PlayerStats(models.Model):
     #: The most recent run of consecutive winning days: its length and last day.
     last_streak = models.PositiveIntegerField(default=0)
     last_win_date = models.DateField(null=True, blank=True)
+    best_played_streak = models.PositiveIntegerField(default=0)
+    #: The most recent run of consecutive days played: its length and last day.
+    last_played_streak = models.PositiveIntegerField(default=0)
+    last_played_date = models.DateField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]

@@ -306,6 +306,8 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
 
     page.goto(f"{base}/players/ada/")
     expect(page.get_by_test_id("daily-wins")).to_have_text("1")
+    for streak in ("played-streak", "best-played-streak", "current-streak", "best-streak"):  # won yesterday
+        expect(page.get_by_test_id(streak)).to_have_text("1")
     expect(page.locator("[data-testid='moves-chart'] circle")).to_have_count(1)
     expect(page.locator("#player-history tr[data-date]")).to_have_count(1)
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)

@@ -67,7 +67,7 @@ def test_a_verified_daily_win_is_shared_through_the_clipboard(page, live_server,
         f"Won in {submission.moves} moves, {clock(submission.duration_ms)}",
         "♠██ ♥██ ♦██ ♣██ 104/104",  # the cards home by suit (no hint used: no mark)
         "Rank #1 of 1 player",
-        "Streak: 1 day",
+        "Streak: 1 day played, 1 won",
         f"{base}/",
     ]
     code = format_code(deal.number, "D")

@@ -79,6 +79,14 @@ describe("confirm.js", () => {
     assert.equal(one.title, "Deal new cards?");
     assert.equal(one.text, "The game on the table, 1 move so far, will be thrown away.");
   });
+
+  test("on today's try, Same deal says its time runs on; New deal does not", () => {
+    const today = playing(["s"]);
+    today.page = { daily: true };
+    assert.equal(question(today, "same").text, "The game on the table, 1 move so far, will be thrown away. "
+      + "Today's try goes on: the same cards, and its time by the server's clock keeps running.");
+    assert.equal(question(today, "new").text, "The game on the table, 1 move so far, will be thrown away.");
+  });
 });
 
 describe("refusalLinger", () => {

@@ -61,25 +61,25 @@ afterEach(() => {
 
 const URL_ = "https://harp.example/";
 const facts = (more = {}) => ({
-  date: "2026-12-01", won: true, moves: 5, durationMs: 83_456, practice: false, rank: 3, count: 57, streak: 4,
+  date: "2026-12-01", won: true, moves: 5, durationMs: 83_456, practice: false, rank: 3, count: 57, streak: { played: 4, won: 3 },
   url: URL_, ...more,
 });
 
 describe("shareText in English (no catalogue)", () => {
   test("the day, the result, the rank of N, the streak and the link, one a line", () => {
     assert.equal(shareText(facts({ moves: 123 }), "en"), [
-      `${BRAND} · Dec 1, 2026`, "Won in 123 moves, 1:23", "Rank #3 of 57 players", "Streak: 4 days", URL_,
+      `${BRAND} · Dec 1, 2026`, "Won in 123 moves, 1:23", "Rank #3 of 57 players", "Streak: 4 days played, 3 won", URL_,
     ].join("\n"));
   });
 
   test("one of each, and a game the server's replay did not find won", () => {
-    const text = shareText(facts({ won: false, moves: 1, rank: 1, count: 1, streak: 1 }), "en");
-    assert.deepEqual(text.split("\n").slice(1, 4), ["Not won: 1 move, 1:23", "Rank #1 of 1 player", "Streak: 1 day"]);
+    const text = shareText(facts({ won: false, moves: 1, rank: 1, count: 1, streak: { played: 1, won: 0 } }), "en");
+    assert.deepEqual(text.split("\n").slice(1, 4), ["Not won: 1 move, 1:23", "Rank #1 of 1 player", "Streak: 1 day played, 0 won"]);
   });
 
   test("a practice game has no rank; an unknown rank or streak is left out", () => {
     assert.deepEqual(shareText(facts({ practice: true }), "en").split("\n").slice(2),
-      ["A practice game: not ranked", "Streak: 4 days", URL_]);
+      ["A practice game: not ranked", "Streak: 4 days played, 3 won", URL_]);
     assert.deepEqual(shareText(facts({ rank: null, count: null, streak: null }), "en").split("\n").slice(2), [URL_]);
   });
 
@@ -122,18 +122,19 @@ describe("shareText in Polish and German (the project's catalogues)", () => {
       "Bez wygranej: 14 ruchów, 1:23", "Bez wygranej: 24 ruchy, 1:23"]);
     assert.deepEqual([1, 4, 57].map((count) => lines({ rank: 1, count })[2]), [
       "Miejsce #1 z 1 gracza", "Miejsce #1 z 4 graczy", "Miejsce #1 z 57 graczy"]);
-    assert.deepEqual([0, 1, 2, 5, 22].map((streak) => lines({ streak })[3]), [
-      "Seria: 0 dni", "Seria: 1 dzień", "Seria: 2 dni", "Seria: 5 dni", "Seria: 22 dni"]);
+    assert.deepEqual([0, 1, 2, 5, 22].map((played) => lines({ streak: { played, won: 1 } })[3]), [
+      "Seria: 0 dni gry, wygranych 1", "Seria: 1 dzień gry, wygranych 1", "Seria: 2 dni gry, wygranych 1",
+      "Seria: 5 dni gry, wygranych 1", "Seria: 22 dni gry, wygranych 1"]);
     assert.equal(lines({ practice: true })[2], "Gra treningowa: bez rankingu");
   });
 
   test("German: one and many", () => {
     installLanguage("de");
     const text = (more) => shareText(facts(more), "de");
-    assert.equal(text({ moves: 1, count: 1, rank: 1, streak: 1 }),
-      [`${BRAND} · 01.12.2026`, "Gewonnen in 1 Zug, 1:23", "Platz #1 von 1 Spieler", "Serie: 1 Tag", URL_].join("\n"));
+    assert.equal(text({ moves: 1, count: 1, rank: 1, streak: { played: 1, won: 1 } }),
+      [`${BRAND} · 01.12.2026`, "Gewonnen in 1 Zug, 1:23", "Platz #1 von 1 Spieler", "Serie: 1 Tag gespielt, 1 gewonnen", URL_].join("\n"));
     assert.equal(text({ moves: 80, won: false }).split("\n").slice(1, 4).join("|"),
-      "Nicht gewonnen: 80 Züge, 1:23|Platz #3 von 57 Spielern|Serie: 4 Tage");
+      "Nicht gewonnen: 80 Züge, 1:23|Platz #3 von 57 Spielern|Serie: 4 Tage gespielt, 3 gewonnen");
   });
 });
 
@@ -144,13 +145,13 @@ describe("shareFacts from a verified daily game's record", () => {
       status: "verified", daily_date: "2026-12-01", won: true, moves: 4, duration_ms: 61_000, practice: false,
       on_boards: true,
     },
-    rank: { me: 2, count: 9, daily_date: "2026-12-01" }, streak: 3,
+    rank: { me: 2, count: 9, daily_date: "2026-12-01" }, streak: { played: 3, won: 2 },
   };
 
   test("the server's figures, the rank and the streak, and the deal of the day's page", () => {
     assert.deepEqual(shareFacts(record, "https://harp.example"), {
       date: "2026-12-01", won: true, moves: 4, durationMs: 61_000, practice: false, hints: 0, foundations: null,
-      rank: 2, count: 9, streak: 3, url: "https://harp.example/",
+      rank: 2, count: 9, streak: { played: 3, won: 2 }, url: "https://harp.example/",
     });
   });
 
@@ -172,6 +173,8 @@ describe("shareFacts from a verified daily game's record", () => {
     const facts_ = shareFacts({ ...record, rank: { me: null, error: "down" }, streak: undefined }, "https://x");
     assert.equal(facts_.rank, null);
     assert.equal(facts_.streak, null);
+    // A game saved before both streaks were kept (a bare number): asked for again, not shown.
+    assert.equal(shareFacts({ ...record, streak: 3 }, "https://x").streak, null);
   });
 });
 

@@ -1,6 +1,6 @@
 """Players' statistics, the reads: the players' board and a player's profile (their days
-played and won, win rate and the distribution of their moves in won games). The daily wins and
-streaks they show are recomputed by ``boards.services.stats``."""
+played and won, win rate, both streaks and the distribution of their moves in won games). The
+daily wins and streaks they show are recomputed by ``boards.services.stats``."""
 
 from datetime import date
 
@@ -37,9 +37,16 @@ def players_board(page: int, page_size: int) -> dict:
 
 def current_streak(stats: PlayerStats, today: date) -> int:
     """The run of winning days that ends today, or yesterday while today is still open."""
-    if stats.last_win_date and (today - stats.last_win_date).days <= 1:
-        return stats.last_streak
-    return 0
+    return _running(stats.last_streak, stats.last_win_date, today)
+
+
+def played_streak(stats: PlayerStats, today: date) -> int:
+    """The run of days played (won or given up) that ends today, or yesterday while today is open."""
+    return _running(stats.last_played_streak, stats.last_played_date, today)
+
+
+def _running(length: int, last_day: date | None, today: date) -> int:
+    return length if last_day and (today - last_day).days <= 1 else 0
 
 
 # A player's daily record, a row per day played: whether any of the day's ranked results won,
@@ -83,7 +90,9 @@ def player_profile(username: str) -> dict:
     history.sort(key=lambda row: row["date"], reverse=True)  # stable: a day's ranked row first
     return {"player": player.username, "joined": days.day_of(player.date_joined).isoformat(),
             "daily_wins": stats.daily_wins, "best_streak": stats.best_streak,
-            "current_streak": current_streak(stats, days.today()), **daily_record(player.pk),
+            "current_streak": current_streak(stats, days.today()),
+            "played_streak": played_streak(stats, days.today()), "best_played_streak": stats.best_played_streak,
+            **daily_record(player.pk),
             "history": history[:HISTORY_ROWS]}
 
 

@@ -9,7 +9,7 @@ from leaderboard_fixtures.history import result
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse, as in tests/history/)
 
 from leaderboard.boards.selectors import histogram, stats
-from leaderboard.boards.services.stats import stats_refresh
+from leaderboard.boards.services.stats import runs, stats_refresh
 from leaderboard.core import days
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +95,30 @@ def test_buckets_cover_every_value_once_with_the_empty_ones_between():
     assert [b["count"] for b in shown] == [3, 0, 0, 3, 0, 0, 1]
     assert histogram.bucket_of(shown, 118) == 3 and histogram.bucket_of(shown, 99) is None
     assert histogram.buckets({}) == [] and histogram.buckets({5: 0}) == []
+
+
+def test_both_streaks_days_played_count_a_loss_and_days_won_do_not(record, client_for):
+    # ago(9), ago(8), ago(7) lost: three days played in a row, two won; then ago(5) .. ago(3).
+    result(record, days.today(), won=False, moves=70)
+    stats_refresh(record.pk)
+    shown = profile(client_for(), "alice")
+    assert (shown["best_played_streak"], shown["played_streak"]) == (3, 1)
+    assert (shown["best_streak"], shown["current_streak"]) == (3, 0)
+
+
+def test_a_loss_yesterday_keeps_the_played_streak_running(record, client_for):
+    for back, won in ((2, True), (1, False)):
+        result(record, days.today() - timedelta(days=back), won=won, moves=80)
+    stats_refresh(record.pk)
+    shown = profile(client_for(), "alice")
+    # ago(5) .. ago(1): five days played in a row (ago(2)'s flagged win now has a clean one).
+    assert (shown["played_streak"], shown["best_played_streak"]) == (5, 5)
+    assert (shown["current_streak"], shown["best_streak"]) == (0, 4)
+
+
+def test_the_runs_of_consecutive_days():
+    today = days.today()
+    ago = lambda n: today - timedelta(days=n)  # noqa: E731
+    assert runs([]) == (0, 0, None)
+    assert runs([ago(6), ago(5), ago(3)]) == (2, 1, ago(3))
+    assert runs([ago(3), ago(2), ago(1), ago(0)]) == (4, 4, today)

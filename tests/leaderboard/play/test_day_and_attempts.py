@@ -96,12 +96,14 @@ def test_the_first_daily_attempt_is_ranked_and_later_ones_are_practice(make_play
     code = format_code(today_deal.number, "D")
     first = start(alice)
     close = days.day_close(today_deal.date)
-    assert first | {"id": None, "started_at": None} == {
+    assert first | {"id": None, "started_at": None, "server_time": None} == {
         "id": None, "deal": code, "number": today_deal.number, "daily_date": today_deal.date.isoformat(),
         "started_at": None, "ranked": True, "practice": False, "hints": 0, "submission": None,
         "closes_at": close.isoformat().replace("+00:00", "Z"),
         "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
+        "server_time": None,
     }
+    assert first["server_time"] >= first["started_at"]  # the server's clock, by which the page shows the time
     for again in ("DAILY", " daily ", code):  # any spelling, and today's code, are the same deal
         later = start(alice, again)
         assert (later["deal"], later["daily_date"], later["ranked"], later["practice"]) == (
@@ -165,10 +167,11 @@ def test_the_deal_is_unseen_until_the_players_attempt_starts(make_player, client
     hidden = {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
               "closes_at": close.isoformat().replace("+00:00", "Z"),
               "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
-              "final": False, "code": None, "number": None, "solution": None, "attempt": None}
+              "final": False, "code": None, "number": None, "solution": None, "attempt": None,
+              "server_time": None}
     for client in (visitor, alice):
         answer = client.get("/api/daily/")
-        assert answer.json() == hidden and code not in answer.content.decode()
+        assert answer.json() | {"server_time": None} == hidden and code not in answer.content.decode()
     assert code not in visitor.get("/").content.decode()  # nor in the page of the day
 
     attempt = start(alice)

@@ -80,7 +80,7 @@ function resultTable(data, { me = null, replayable = () => true } = {}) {
   h("td", {}, h("span", { class: row.won ? "badge" : "badge lost" }, row.won ? TEXT.won : TEXT.notWon), hintsBadge(row)),
   h("td", { "data-testid": "row-moves" }, formatNumber(row.moves)),
   h("td", {}, formatNumber(row.score)),
-  h("td", { class: "board-col-optional" }, clock(row.duration_ms)),
+  h("td", { class: "board-col-optional", "data-testid": "row-time" }, clock(row.duration_ms)),
   h("td", { class: "board-col-optional" }, row.clean ? "\u2713" : ""),
   h("td", {}, replayable(row) ? h("a", { href: `/replay/${row.submission}/` }, TEXT.replay) : "")));
   return h("table", { class: "board" }, h("thead", {}, head), h("tbody", {}, rows));

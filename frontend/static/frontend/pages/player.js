@@ -25,8 +25,11 @@ const TEXT = {
   distributionLabel: (n) => interpolate(ngettext("Moves in %(count)s won daily game", "Moves in %(count)s won daily games", n),
     { count: formatNumber(n) }),
   noWins: gettext("No daily game won yet."),
-  currentStreak: gettext("current streak"),
-  bestStreak: gettext("best streak"),
+  // The two streaks (issue 22): days played in a row (won or given up), and days won in a row.
+  playedStreak: gettext("days played in a row"),
+  bestPlayedStreak: gettext("most days played in a row"),
+  currentStreak: gettext("days won in a row"),
+  bestStreak: gettext("most days won in a row"),
   joined: gettext("joined"),
   noResults: gettext("No daily results yet."),
   day: gettext("Day"),
@@ -125,6 +128,8 @@ async function start() {
     stat(TEXT.played, formatNumber(data.played), "played"),
     stat(TEXT.dailyWins, formatNumber(data.daily_wins), "daily-wins"),
     stat(TEXT.winRate, rate, "win-rate"),
+    stat(TEXT.playedStreak, formatNumber(data.played_streak), "played-streak"),
+    stat(TEXT.bestPlayedStreak, formatNumber(data.best_played_streak), "best-played-streak"),
     stat(TEXT.currentStreak, formatNumber(data.current_streak), "current-streak"),
     stat(TEXT.bestStreak, formatNumber(data.best_streak), "best-streak"), stat(TEXT.joined, formatDay(data.joined), "joined"));
   chartBox.replaceChildren(movesChart(data.history));

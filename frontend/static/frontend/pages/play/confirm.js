@@ -15,8 +15,10 @@ export function wouldLose(play, stage) {
 /** The question's words for `kind` ("same" or "new") about the game on the table. Pure. */
 export function question(play, kind) {
   const title = kind === "new" ? TEXT.confirmNewDeal : TEXT.confirmSameDeal;
-  const text = play.game.won ? TEXT.throwAwayWon : TEXT.throwAway(play.game.snapshot().moves);
-  return { title, text };
+  const thrown = play.game.won ? TEXT.throwAwayWon : TEXT.throwAway(play.game.snapshot().moves);
+  // Today's try is not thrown away with its log: its clock (the server's) runs on (deal.js).
+  const keepsTime = kind === "same" && !play.game.won && play.page && play.page.daily;
+  return { title, text: keepsTime ? `${thrown} ${TEXT.sameDealKeepsTime}` : thrown };
 }
 
 /** Resolves true when the game may go: nothing to lose, or the player chose "Throw away". */

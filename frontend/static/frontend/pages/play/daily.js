@@ -8,6 +8,7 @@
 import { formatCode, MAX_DEAL, MIN_DEAL } from "../../engine/deal.js";
 import { get, h, post } from "../../lib/api.js";
 import { AttemptClock } from "./timing.js";
+import { timed } from "./server-clock.js";
 import { dealCards } from "./deal.js";
 import { closeResult } from "./result-card.js";
 import { freshRecord, loadGame } from "./saved-game.js";
@@ -20,8 +21,9 @@ import { $, focusTable, say, setStage, tickNextDeal } from "./view.js";
 /** Today's deal: the invitation, the Start of a try, or the try already started (resumed). */
 export async function openDaily(play) {
   const { user } = play;
+  let offset;
   try {
-    play.daily = await get("/api/daily/");
+    ({ answer: play.daily, offset } = await timed(() => get("/api/daily/")));
   } catch (exc) {
     say(TEXT.dailyUnavailable(exc.message), "error");
     return;
@@ -38,6 +40,8 @@ export async function openDaily(play) {
   const saved = loadGame(play.code);
   if (saved && saved.attemptId === mine.id && saved.attemptUser === user.username) {
     play.record = saved;
+    // The server's start and this device's offset from its clock, as they are now.
+    Object.assign(play.record, { attemptStartedAt: mine.started_at, clockOffset: offset });
     play.timer = AttemptClock.resume(saved.clock);
   } else if (mine.submission) {
     showPanel(play, "again", mine.submission); // played on another device, or this one forgot it
@@ -47,7 +51,7 @@ export async function openDaily(play) {
     // here, and so does the count of its times, which then never passes the server's clock.
     play.record = freshRecord(play.code);
     Object.assign(play.record, {
-      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, daily: true,
+      attemptId: mine.id, attemptUser: user.username, attemptStartedAt: mine.started_at, clockOffset: offset, daily: true,
       ranked: mine.ranked, practice: !mine.ranked, closesAt: daily.closes_at,
     });
     play.timer = AttemptClock.start();
@@ -118,9 +122,9 @@ async function startDailyAttempt(play, button, error) {
   button.disabled = true;
   button.textContent = TEXT.starting;
   error.textContent = "";
-  let attempt;
+  let attempt, offset;
   try {
-    attempt = await post("/api/attempts/", { deal: "daily" });
+    ({ answer: attempt, offset } = await timed(() => post("/api/attempts/", { deal: "daily" })));
   } catch (exc) {
     button.disabled = false;
     button.textContent = TEXT.start;
@@ -129,7 +133,7 @@ async function startDailyAttempt(play, button, error) {
   }
   play.code = attempt.deal;
   play.record = freshRecord(play.code);
-  bindAttempt(play, attempt);
+  bindAttempt(play, attempt, offset);
   dealCards(play);
   say(attempt.ranked ? TEXT.ranked : TEXT.practice, attempt.ranked ? "info" : "practice");
   focusTable(); // the player's next press is on the cards (issue 22, keyboard)

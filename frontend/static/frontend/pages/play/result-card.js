@@ -11,7 +11,9 @@
 import { clock, h } from "../../lib/api.js";
 import { formatNumber } from "../../lib/i18n.js";
 import { showHistogram } from "../day-histogram.js";
+import { gameTime } from "./server-clock.js";
 import { shareLine } from "./share-button.js";
+import { isStreak, streakLine } from "./share.js";
 import { gameOver } from "./state.js";
 import { TEXT, fill, localTime } from "./text.js";
 import { $, tickNextDeal } from "./view.js";
@@ -57,7 +59,7 @@ export function renderResult(play, note) {
   }
   const snap = game.snapshot();
   const won = game.won;
-  const time = record.startedAt ? clock((record.finishedAt || Date.now()) - record.startedAt) : "–";
+  const time = clock(gameTime(record, Date.now())); // the verified submission's, as on the board and shared
   const home = cardsHome(game);
   const parts = [
     h("h2", { id: "result-title", "data-testid": "result-title", "data-won": String(won), text: won ? TEXT.won : TEXT.notWon }),
@@ -72,7 +74,7 @@ export function renderResult(play, note) {
   else parts.push(...serverLines(record, note));
   if (note) parts.push(h("p", { class: "note" }, note));
   parts.push(histogramBox(play));
-  if (Number.isInteger(record.streak)) parts.push(h("p", { class: "streak", "data-testid": "result-streak" }, TEXT.streakLine(record.streak)));
+  if (isStreak(record.streak)) parts.push(h("p", { class: "streak", "data-testid": "result-streak" }, streakLine(record.streak)));
   const share = shareLine(play, () => renderResult(play)); // a verified daily game only
   if (share) parts.push(share);
   if (record.daily) parts.push(h("p", { class: "next-deal", "data-testid": "next-deal" }));

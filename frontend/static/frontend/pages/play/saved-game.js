@@ -14,13 +14,14 @@ const DAY_MS = 86400_000;
 
 /**
  * A new game's record. times[i]: ms since the attempt started when actions[i] was played (0
- * before it started); clock: the attempt's clock as saved; daily/ranked/practice/closesAt:
+ * before it started); clock: the attempt's clock as saved; clockOffset: the server's clock minus
+ * the device's (server-clock.js); daily/ranked/practice/closesAt:
  * from the attempt's answer; refusal: a submission the server refused for good (day_closed).
  */
 export function freshRecord(code) {
   return {
     code, actions: [], times: [], hints: 0, startedAt: null, finishedAt: null,
-    attemptId: null, attemptUser: null, attemptStartedAt: null, clockNote: false, clock: null,
+    attemptId: null, attemptUser: null, attemptStartedAt: null, clockOffset: null, clockNote: false, clock: null,
     daily: false, ranked: null, practice: false, closesAt: null,
     submissionId: null, submission: null, rank: null, refusal: null, savedAt: Date.now(),
   };

@@ -8,6 +8,7 @@
 import { ApiError, get, post } from "../../lib/api.js";
 import { fetchTagged } from "../../lib/live.js";
 import { AttemptClock } from "./timing.js";
+import { timed } from "./server-clock.js";
 import { actionKeys, describeAction } from "./actions.js";
 import { watchRank } from "./live-rank.js";
 import { renderResult } from "./result-card.js";
@@ -16,10 +17,13 @@ import { attemptIsMine, gameOver } from "./state.js";
 import { TEXT } from "./text.js";
 import { $, render, say } from "./view.js";
 
-/** The attempt's answer becomes this game's: its id, kind, and the clock of its times. */
-export function bindAttempt(play, attempt) {
+/**
+ * The attempt's answer becomes this game's: its id, kind, the clock of its times and the
+ * offset of the server's clock (`offset`, server-clock.js), by which the page shows its time.
+ */
+export function bindAttempt(play, attempt, offset = null) {
   Object.assign(play.record, {
-    attemptId: attempt.id, attemptUser: play.user.username, attemptStartedAt: attempt.started_at,
+    attemptId: attempt.id, attemptUser: play.user.username, attemptStartedAt: attempt.started_at, clockOffset: offset,
     daily: Boolean(attempt.daily_date), ranked: attempt.ranked ?? null, practice: Boolean(attempt.practice),
     closesAt: attempt.closes_at ?? null, hints: attempt.hints ?? 0,
   });
@@ -40,9 +44,9 @@ export function ensureAttempt(play, { force = false } = {}) {
   const lateStart = forRecord.actions.length > 1;
   play.attemptStarting = (async () => {
     try {
-      const attempt = await post("/api/attempts/", { deal: forRecord.code });
+      const { answer: attempt, offset } = await timed(() => post("/api/attempts/", { deal: forRecord.code }));
       if (play.record !== forRecord) return; // dealt again meanwhile: the next action starts a new one
-      bindAttempt(play, attempt);
+      bindAttempt(play, attempt, offset);
       play.record.clockNote = lateStart;
       saveGame(play);
       if (lateStart) say(TEXT.clockStartsNow, "info");

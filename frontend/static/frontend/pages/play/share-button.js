@@ -1,14 +1,14 @@
 /**
  * The result card's Share button, once the server has verified a daily game: the text of
  * share.js, handed to the Web Share API or else copied to the clipboard, with a visible
- * "Copied". The player's current streak is asked for once, as the button appears, so that the
+ * "Copied". The player's streaks (days played, days won) are asked for once, as the button appears, so that the
  * click itself waits for nothing (a share sheet needs the click's user activation).
  */
 
 import { get, h } from "../../lib/api.js";
 import { language } from "../../lib/i18n.js";
 import { saveGame } from "./saved-game.js";
-import { deliver, shareFacts, shareText } from "./share.js";
+import { deliver, isStreak, shareFacts, shareText } from "./share.js";
 import { TEXT } from "./text.js";
 
 /**
@@ -24,12 +24,12 @@ export function shareLine(play, onStreak = () => {}) {
   const button = h("button", { type: "button", class: "share-button", "data-testid": "share" }, TEXT.share);
   const line = h("p", { class: "share" }, button, " ", status);
   button.addEventListener("click", () => share(play, line, status));
-  if (!Number.isInteger(record.streak) && play.streakAskedFor !== record) {
+  if (!isStreak(record.streak) && play.streakAskedFor !== record) {
     // Shared with the streak once its answer is in (a moment: the click must not wait for it).
     button.disabled = true;
     askStreak(play).finally(() => {
       button.disabled = false;
-      if (Number.isInteger(record.streak)) onStreak();
+      if (isStreak(record.streak)) onStreak();
     });
   }
   return line;
@@ -55,7 +55,7 @@ async function share(play, line, status) {
   else if (how === "shared") status.textContent = TEXT.shared;
 }
 
-/** The player's current streak (their profile), asked for once per game, kept with it. */
+/** The player's streaks (their profile: days played and won in a row), asked for once per game, kept with it. */
 function askStreak(play) {
   if (!play.streakAsking) {
     const { record, user } = play;
@@ -63,8 +63,9 @@ function askStreak(play) {
     play.streakAsking = (async () => {
       try {
         const profile = await get(`/api/players/${encodeURIComponent(user.username)}/`);
-        if (play.record === record && Number.isInteger(profile.current_streak)) {
-          record.streak = profile.current_streak;
+        const streak = { played: profile.played_streak, won: profile.current_streak };
+        if (play.record === record && isStreak(streak)) {
+          record.streak = streak;
           saveGame(play);
         }
       } catch {

@@ -3,8 +3,8 @@
  * language and the browser's navigator are parameters, so tests can fix them.
  *
  * The text is spoiler-free: the day, won or not, the moves and the time, a picture of the
- * cards home by suit (share-picture.js), a mark when hints were used, the rank of N, the
- * current streak and a link; never a move of the game, nor the deal's code, which stays secret
+ * cards home by suit (share-picture.js), a mark when hints were used, the rank of N, both
+ * streaks (days played in a row, won or given up, and of them days won) and a link; never a move of the game, nor the deal's code, which stays secret
  * until the day is final (docs/fair-play.md). So the link is the page of the deal of the day,
  * the site's root, where a friend plays the same deal that day. Its words come from the
  * catalogue (lib/i18n.js): the counts choose their plural form (Polish has three).
@@ -36,9 +36,20 @@ export function shareFacts(record, origin, foundations = null) {
     foundations: foundations ? [...foundations] : null,
     rank: rank ? rank.me : null,
     count: rank ? rank.count : null,
-    streak: Number.isInteger(record.streak) ? record.streak : null,
+    streak: isStreak(record.streak) ? { ...record.streak } : null,
     url: `${origin}/`,
   };
+}
+
+/** Both streaks as the profile gives them: {played, won}, days in a row up to today. */
+export function isStreak(streak) {
+  return Boolean(streak) && Number.isInteger(streak.played) && Number.isInteger(streak.won);
+}
+
+/** "Streak: 4 days played, 3 won": the days played in a row (won or given up), and won. */
+export function streakLine(streak, lang) {
+  return interpolate(ngettext("Streak: %(count)s day played, %(won)s won", "Streak: %(count)s days played, %(won)s won",
+    streak.played), { count: formatNumber(streak.played, lang), won: formatNumber(streak.won, lang) });
 }
 
 /** The text, one fact a line, in the page's language (or `lang`'s way of writing numbers). */
@@ -60,10 +71,7 @@ export function shareText(facts, lang) {
     lines.push(interpolate(ngettext("Rank #%(rank)s of %(count)s player", "Rank #%(rank)s of %(count)s players", facts.count),
       { rank: formatNumber(facts.rank, lang), count: formatNumber(facts.count, lang) }));
   }
-  if (facts.streak !== null) {
-    lines.push(interpolate(ngettext("Streak: %(count)s day", "Streak: %(count)s days", facts.streak),
-      { count: formatNumber(facts.streak, lang) }));
-  }
+  if (facts.streak !== null) lines.push(streakLine(facts.streak, lang));
   lines.push(facts.url);
   return lines.join("\n");
 }

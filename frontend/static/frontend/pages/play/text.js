@@ -83,6 +83,7 @@ export const TEXT = {
     "The game on the table, %(count)s move so far, will be thrown away.",
     "The game on the table, %(count)s moves so far, will be thrown away.", n), { count: formatNumber(n) }),
   throwAwayWon: gettext("Your won game and what the server said of it will no longer be shown here."),
+  sameDealKeepsTime: gettext("Today's try goes on: the same cards, and its time by the server's clock keeps running."),
 
   // Gestures the rules refuse before the engine is asked.
   runToFoundation: gettext("A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."),
@@ -148,7 +149,6 @@ export const TEXT = {
 
   // The result dialog.
   closeResult: gettext("Back to the table"),
-  streakLine: (n) => say(ngettext("Streak: %(count)s day", "Streak: %(count)s days", n), { count: formatNumber(n) }),
   /** The held cards, shown beside the table (the live region says "Picked up ..."). */
   holding: (card) => say(gettext("holding %(card)s"), { card }),
 

@@ -4,6 +4,7 @@
  */
 
 import { clock } from "../../lib/api.js";
+import { gameTime } from "./server-clock.js";
 import { renderTable } from "../../lib/table.js";
 import { dayClose } from "../../lib/time.js";
 import { gameOver } from "./state.js";
@@ -96,8 +97,8 @@ export function tick(play) {
   tickNextDeal(play);
   const { record } = play;
   if (!record) return;
-  const end = record.finishedAt || Date.now();
-  $("time").textContent = play.game && record.startedAt ? clock(end - record.startedAt) : "0:00";
+  const time = play.game ? gameTime(record, Date.now()) : null; // the server's, once it has an attempt
+  $("time").textContent = time === null ? "0:00" : clock(time);
 }
 
 /** The focus on the table's one tab stop (the skip link, and Start, lead there). */
