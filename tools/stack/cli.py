@@ -136,9 +136,7 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
         return 0
     for name, argv in (("static", commands.manage("collectstatic", "--noinput", "-v", "0")),
                        ("metrics", [PYTHON, "-m", "config.metrics", "clear"])):
-        once = start(Child(name, argv, env=env))
-        if not wait_until(lambda once=once: once.exit_code == 0, _("{name} ended").format(name=name), once, stop,
-                          timeout=600):
+        if not run_once(start(Child(name, argv, env=env)), stop):
             return 0
 
     url = f"http://127.0.0.1:{port}"
@@ -167,6 +165,11 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
                 )
                 return 1
     return 0
+
+
+def run_once(child: Child, stop: threading.Event) -> bool:
+    """Wait for a one-shot step of the start (collectstatic, the metrics folder) to end well."""
+    return wait_until(lambda: child.exit_code == 0, _("{name} ended").format(name=child.name), child, stop, timeout=600)
 
 
 def manage(args: list[str]) -> int:

@@ -28,8 +28,8 @@ pytestmark = pytest.mark.django_db
 STATEMENTS = {
     # claim; savepoint; result; player lock; entries; daily days, stats; release; mirror's re-read
     "daily win": 9,
-    # no stats for a game that was not won
-    "daily loss": 7,
+    # a given-up daily is a day played: its days and stats too, as a win's
+    "daily loss": 9,
     # a result worse than the player's entry: nothing to mirror
     "worse daily loss": 6,
 }
