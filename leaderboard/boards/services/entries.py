@@ -51,14 +51,15 @@ def boards_refresh(submission: Submission) -> None:
 
 def boards_refresh_verified(submission: Submission) -> None:
     """After a result was verified, nothing else of the player's changed: each entry can only
-    improve (one conditional upsert, ``_entries_improve``), and only a daily result that is on
-    the boards, won or given up, changes the stats (days played, days won)."""
+    improve (one conditional upsert, ``_entries_improve``), and only a daily result that improved
+    the player's entries, won or given up, changes the stats (days played, days won): a worse
+    one of the same day leaves them as they are."""
     _lock_player(submission.player_id)
     stores = store.stores_to_change(boards_of(submission))
     boards = _entries_improve(submission.pk, list(stores))
     for board in boards:
         stores[board].entries_changed()  # a late verification on a frozen day re-ranks it
-    players = bool(submission.daily_date) and submission.on_boards
+    players = bool(submission.daily_date) and submission.on_boards and bool(boards)
     _refreshed(submission.player_id, boards, players=players)
 
 
