@@ -11,8 +11,17 @@ import json
 import time
 from datetime import date
 
-TABLES = ["authtoken_token", "leaderboard_boardentry", "leaderboard_playerstats", "leaderboard_submission",
-          "leaderboard_attempt", "leaderboard_dailydeal", "leaderboard_frozenboard", "django_session", "auth_user"]
+TABLES = [
+    "authtoken_token",
+    "leaderboard_boardentry",
+    "leaderboard_playerstats",
+    "leaderboard_submission",
+    "leaderboard_attempt",
+    "leaderboard_dailydeal",
+    "leaderboard_frozenboard",
+    "django_session",
+    "auth_user",
+]
 
 # boards.order.rank_key in SQL (checked against the Python function by check_rank_keys).
 # leaderboard.boards.order.rank_key of a seeded result: no hints; a loss has moves % 100 cards home.
@@ -52,7 +61,8 @@ def daily_deal(day: date, game: dict) -> None:
         cursor.execute(
             "INSERT INTO leaderboard_dailydeal (date, number, solution, candidates_tried, created_at) "
             "VALUES (%s, %s, %s, 1, now()) ON CONFLICT (date) DO NOTHING",
-            [day, parse_code(game["deal"]).number, json.dumps(game["actions"])])
+            [day, parse_code(game["deal"]).number, json.dumps(game["actions"])],
+        )
 
 
 def players(n: int, first: int = 1, tokens_every: int = 1) -> None:
@@ -86,18 +96,29 @@ def attempts(n: int, code: str, number: int, day: date | None, minutes_ago=(5, 3
     low, high = minutes_ago
     last = first + n - 1
     with connection.cursor() as cursor:
-        cursor.execute(f"""
+        cursor.execute(
+            f"""
             INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id,
                                              ranked, hints)
             SELECT md5('attempt-' || i || '-' || %s)::uuid, %s, %s, %s,
                    now() - make_interval(secs => 60 * ({low} + random() * {high - low})), i, %s, 0
             FROM generate_series({first}, {last}) AS i
-            RETURNING id""", [time.time_ns(), code, number, day, day is not None])
+            RETURNING id""",
+            [time.time_ns(), code, number, day, day is not None],
+        )
         return [str(row[0]) for row in cursor.fetchall()]
 
 
-def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, seed: float = 0.42,
-                     times: list[int] | None = None, first_id: int = 1) -> None:
+def verified_results(
+    n: int,
+    day: date,
+    game: dict,
+    *,
+    won_share: float = 0.7,
+    seed: float = 0.42,
+    times: list[int] | None = None,
+    first_id: int = 1,
+) -> None:
     """``n`` players (1..n) who each played the deal of ``day`` once, verified, on the daily
     board: users, attempts (ranked, no hints), submissions and board entries. Player ``i``'s
     submission and entry get the id ``first_id + i - 1``: several days of the same players
@@ -123,7 +144,8 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS bench_seed")
         cursor.execute("SELECT setseed(%s)", [seed])
-        cursor.execute(f"""
+        cursor.execute(
+            """
             CREATE UNLOGGED TABLE bench_seed AS
             SELECT i, i + %s - 1 AS sid, won, moves, score, duration_ms, started_at,
                    started_at + make_interval(secs => duration_ms / 1000.0) AS submitted_at
@@ -134,15 +156,20 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                      (120000 + random() * 3480000)::bigint AS duration_ms,
                      %s::date + make_interval(secs => random() * 80000) AS started_at
               FROM (SELECT i, random() < %s AS won FROM generate_series(1, %s) AS i) AS base
-            ) AS shaped""", [first_id, day, won_share, n])
-        cursor.execute(f"ALTER TABLE bench_seed ADD COLUMN rank_key bigint")
+            ) AS shaped""",
+            [first_id, day, won_share, n],
+        )
+        cursor.execute("ALTER TABLE bench_seed ADD COLUMN rank_key bigint")
         cursor.execute(f"UPDATE bench_seed SET rank_key = {RANK_KEY_SQL}")
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO leaderboard_attempt (id, deal_code, deal_number, daily_date, started_at, player_id,
                                              ranked, hints)
             SELECT md5('seed-attempt-' || sid)::uuid, %s, %s, %s, started_at, i, true, 0 FROM bench_seed""",
-                       [code, number, day])
-        cursor.execute("""
+            [code, number, day],
+        )
+        cursor.execute(
+            """
             INSERT INTO leaderboard_submission (
                 id, deal_number, daily_date, actions, times, submitted_at, status, claim, claimed_at, verified_at,
                 deliveries, won, score, moves, foundation, undos, take_backs, stock_passes, waste_to_column,
@@ -153,10 +180,15 @@ def verified_results(n: int, day: date, game: dict, *, won_share: float = 0.7, s
                    won, score, moves, CASE WHEN won THEN 104 ELSE moves %% 100 END, 0, 0, 20, 10,
                    duration_ms, 0, true, NULL, '', rank_key, false, false, md5('seed-attempt-' || sid)::uuid, i,
                    false, '[]'::jsonb, encode(sha256(convert_to('seed-log-' || sid, 'UTF8')), 'hex'), started_at
-            FROM bench_seed""", [number, day, actions, stored_times])
-        cursor.execute("""
+            FROM bench_seed""",
+            [number, day, actions, stored_times],
+        )
+        cursor.execute(
+            """
             INSERT INTO leaderboard_boardentry (id, board, rank_key, submitted_at, player_id, submission_id)
-            SELECT sid, %s, rank_key, submitted_at, i, sid FROM bench_seed""", [board])
+            SELECT sid, %s, rank_key, submitted_at, i, sid FROM bench_seed""",
+            [board],
+        )
         for table in ("leaderboard_submission", "leaderboard_boardentry"):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
         cursor.execute("DROP TABLE bench_seed")
@@ -167,8 +199,9 @@ def check_rank_keys(sample: int = 1000) -> int:
     from leaderboard.boards import order
     from leaderboard.models import Submission
 
-    rows = Submission.objects.order_by("?").values_list("won", "moves", "score", "duration_ms", "foundation", "hints",
-                                                        "rank_key")[:sample]
+    rows = Submission.objects.order_by("?").values_list(
+        "won", "moves", "score", "duration_ms", "foundation", "hints", "rank_key"
+    )[:sample]
     for won, moves, score, duration_ms, foundation, hints, key in rows:
         if order.rank_key(won, moves, score, duration_ms, foundation, hints) != key:
             raise AssertionError(f"SQL rank key differs from order.rank_key for {won, moves, score, duration_ms}")
@@ -183,9 +216,12 @@ def analyze() -> None:
 
 
 def _columns(cursor, table: str) -> list[str]:
-    cursor.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-                   "AND table_name = %s ORDER BY ordinal_position", [table])
-    return [name for name, in cursor.fetchall()]
+    cursor.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = %s ORDER BY ordinal_position",
+        [table],
+    )
+    return [name for (name,) in cursor.fetchall()]
 
 
 def _quoted(column: str) -> str:
@@ -207,26 +243,45 @@ def numbered_plays(sources: list[int], numbers: list[int], first_id: int) -> lis
     codes = [format_code(number, "N") for number in numbers]
     with connection.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS bench_plays")
-        cursor.execute("CREATE TEMP TABLE bench_plays AS SELECT sid, source, number, code, "
-                       "md5('seed-play-' || sid)::uuid AS attempt "
-                       "FROM unnest(%s::bigint[], %s::bigint[], %s::int[], %s::text[]) AS p(sid, source, number, code)",
-                       [ids, sources, numbers, codes])
-        attempt_set = {"id": "p.attempt", "deal_code": "p.code", "deal_number": "p.number", "daily_date": "NULL",
-                       "ranked": "false", "hints": "0"}
+        cursor.execute(
+            "CREATE TEMP TABLE bench_plays AS SELECT sid, source, number, code, "
+            "md5('seed-play-' || sid)::uuid AS attempt "
+            "FROM unnest(%s::bigint[], %s::bigint[], %s::int[], %s::text[]) AS p(sid, source, number, code)",
+            [ids, sources, numbers, codes],
+        )
+        attempt_set = {
+            "id": "p.attempt",
+            "deal_code": "p.code",
+            "deal_number": "p.number",
+            "daily_date": "NULL",
+            "ranked": "false",
+            "hints": "0",
+        }
         columns = _columns(cursor, "leaderboard_attempt")
         cursor.execute(
-            f'INSERT INTO leaderboard_attempt ({", ".join(map(_quoted, columns))}) '
-            f'SELECT {", ".join(attempt_set.get(c, "a." + _quoted(c)) for c in columns)} FROM bench_plays p '
-            f'JOIN leaderboard_submission s ON s.id = p.source JOIN leaderboard_attempt a ON a.id = s.attempt_id')
-        submission_set = {"id": "p.sid", "attempt_id": "p.attempt", "deal_number": "p.number", "daily_date": "NULL",
-                          "claim": "md5('seed-claim-' || p.sid)::uuid", "practice": "false", "copy_of_id": "NULL",
-                          "log_hash": "encode(sha256(convert_to('seed-log-' || p.sid, 'UTF8')), 'hex')"}
+            f"INSERT INTO leaderboard_attempt ({', '.join(map(_quoted, columns))}) "
+            f"SELECT {', '.join(attempt_set.get(c, 'a.' + _quoted(c)) for c in columns)} FROM bench_plays p "
+            f"JOIN leaderboard_submission s ON s.id = p.source JOIN leaderboard_attempt a ON a.id = s.attempt_id"
+        )
+        submission_set = {
+            "id": "p.sid",
+            "attempt_id": "p.attempt",
+            "deal_number": "p.number",
+            "daily_date": "NULL",
+            "claim": "md5('seed-claim-' || p.sid)::uuid",
+            "practice": "false",
+            "copy_of_id": "NULL",
+            "log_hash": "encode(sha256(convert_to('seed-log-' || p.sid, 'UTF8')), 'hex')",
+        }
         columns = _columns(cursor, "leaderboard_submission")
         cursor.execute(
-            f'INSERT INTO leaderboard_submission ({", ".join(map(_quoted, columns))}) '
-            f'SELECT {", ".join(submission_set.get(c, "s." + _quoted(c)) for c in columns)} FROM bench_plays p '
-            f'JOIN leaderboard_submission s ON s.id = p.source')
-        cursor.execute("SELECT setval(pg_get_serial_sequence('leaderboard_submission', 'id'), "
-                       "(SELECT max(id) FROM leaderboard_submission))")
+            f"INSERT INTO leaderboard_submission ({', '.join(map(_quoted, columns))}) "
+            f"SELECT {', '.join(submission_set.get(c, 's.' + _quoted(c)) for c in columns)} FROM bench_plays p "
+            f"JOIN leaderboard_submission s ON s.id = p.source"
+        )
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence('leaderboard_submission', 'id'), "
+            "(SELECT max(id) FROM leaderboard_submission))"
+        )
         cursor.execute("DROP TABLE bench_plays")
     return ids

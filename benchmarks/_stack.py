@@ -87,8 +87,9 @@ def migrate() -> None:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
-    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
-                   env={**os.environ, **SERVER_ENV}, check=True)
+    subprocess.run(
+        [PYTHON, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env={**os.environ, **SERVER_ENV}, check=True
+    )
 
 
 def machine() -> dict:
@@ -101,10 +102,16 @@ def machine() -> dict:
     pg = subprocess.run(["psql", DATABASE_URL, "-Atc", "SHOW server_version"], capture_output=True, text=True)
     redis_v = subprocess.run(["redis-cli", "-u", REDIS_URL, "INFO", "server"], capture_output=True, text=True)
     rv = re.search(r"redis_version:(\S+)", redis_v.stdout)
-    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_kb / 2**20, 1),
-            "kernel": platform.release(), "python": platform.python_version(),
-            "postgresql": pg.stdout.strip(), "redis": rv.group(1) if rv else "?",
-            "loadavg_at_start": Path("/proc/loadavg").read_text().split()[:3]}
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gib": round(mem_kb / 2**20, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "postgresql": pg.stdout.strip(),
+        "redis": rv.group(1) if rv else "?",
+        "loadavg_at_start": Path("/proc/loadavg").read_text().split()[:3],
+    }
 
 
 def loadavg() -> str:
@@ -116,8 +123,9 @@ class Process(Child):
     under LOG_DIR."""
 
     def __init__(self, name: str, argv: list[str], env: dict | None = None, ready_text: str | None = None):
-        super().__init__(name, argv, env={**SERVER_ENV, **(env or {})}, log_path=LOG_DIR / f"{name}.log",
-                         ready_text=ready_text)
+        super().__init__(
+            name, argv, env={**SERVER_ENV, **(env or {})}, log_path=LOG_DIR / f"{name}.log", ready_text=ready_text
+        )
 
     @property
     def proc(self):
@@ -133,12 +141,18 @@ class Gunicorn(Process):
     def __init__(self, workers: int = 3, worker_class: str = "sync", threads: int = 1, env: dict | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        argv = commands.gunicorn(f"127.0.0.1:{self.port}", workers, worker_class=worker_class, threads=threads,
-                                 access_log=LOG_DIR / "access.log", extra=("--backlog", "2048"))
+        argv = commands.gunicorn(
+            f"127.0.0.1:{self.port}",
+            workers,
+            worker_class=worker_class,
+            threads=threads,
+            access_log=LOG_DIR / "access.log",
+            extra=("--backlog", "2048"),
+        )
         super().__init__("gunicorn", argv, env)
         self.config = f"{workers} x {worker_class}" + (f" x {threads} threads" if threads > 1 else "")
 
-    def start(self, timeout: float = 30) -> "Gunicorn":
+    def start(self, timeout: float = 30) -> Gunicorn:
         super().start()
         self.wait_ready(lambda: http_ok(self.url + "/healthz"), "gunicorn answered", timeout=timeout)
         return self
@@ -152,7 +166,7 @@ class CeleryWorker(Process):
         super().__init__(name, argv, env, ready_text=commands.WORKER_READY)
         self.concurrency = concurrency
 
-    def start(self, timeout: float = 60) -> "CeleryWorker":
+    def start(self, timeout: float = 60) -> CeleryWorker:
         super().start()
         self.wait_ready(self.said_ready, "the worker was ready", timeout=timeout)
         return self
@@ -223,8 +237,12 @@ class CpuMeter(_meter.CpuMeter):
     load client (this process and wrk) and everyone else's work apart."""
 
     def __init__(self, *servers: Process, databases: set[str] | None = None):
-        super().__init__(*servers, postmaster=postmaster_pid(), redis_pid=redis_pid(),
-                         databases=databases or {DATABASE_URL.rsplit("/", 1)[1]})
+        super().__init__(
+            *servers,
+            postmaster=postmaster_pid(),
+            redis_pid=redis_pid(),
+            databases=databases or {DATABASE_URL.rsplit("/", 1)[1]},
+        )
 
 
 def cpu_summary(cpu: dict, requests: int) -> dict:
@@ -234,9 +252,12 @@ def cpu_summary(cpu: dict, requests: int) -> dict:
     per = 1000 * sum(parts.values()) / max(requests, 1)
     client = 1000 * cpu["cpu_s"]["client"] / max(requests, 1)
     cores = os.cpu_count() or 2
-    return {"stack_cpu_ms_per_request": round(per, 3), "client_cpu_ms_per_request": round(client, 3),
-            "stack_cpu_ms_by_part": {k: round(1000 * v / max(requests, 1), 3) for k, v in parts.items()},
-            "capacity_on_idle_cores_rps": round(cores * 1000 / (per + client)) if per + client else None}
+    return {
+        "stack_cpu_ms_per_request": round(per, 3),
+        "client_cpu_ms_per_request": round(client, 3),
+        "stack_cpu_ms_by_part": {k: round(1000 * v / max(requests, 1), 3) for k, v in parts.items()},
+        "capacity_on_idle_cores_rps": round(cores * 1000 / (per + client)) if per + client else None,
+    }
 
 
 # -- wrk ---------------------------------------------------------------------------------------
@@ -256,9 +277,18 @@ end
 """
 
 
-def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int = 1,
-        rate: float | None = None, env: dict | None = None, timeout_s: int = 10,
-        expected_ms: float = 0.0) -> dict:
+def wrk(
+    url: str,
+    script: str,
+    *,
+    seconds: int,
+    connections: int,
+    threads: int = 1,
+    rate: float | None = None,
+    env: dict | None = None,
+    timeout_s: int = 10,
+    expected_ms: float = 0.0,
+) -> dict:
     """Run wrk against a loopback ``url`` with a Lua ``script`` (text; a global ``extra_report()``
     returning JSON text adds ``extra`` to the result). ``rate``: pace each
     connection with a fixed delay after each answer, ``connections / rate`` less the
@@ -274,10 +304,21 @@ def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int =
         pace = f"\ndelay = function() return {max(1000.0 * connections / rate - expected_ms, 0):.3f} end\n"
     path = LOG_DIR / f"wrk-{time.time_ns()}.lua"
     path.write_text(script + pace + WRK_REPORT)
-    argv = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout",
-            f"{timeout_s}s", "-s", str(path), url]
-    out = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **(env or {})},
-                         timeout=seconds + 60)
+    argv = [
+        "wrk",
+        "-t",
+        str(threads),
+        "-c",
+        str(connections),
+        "-d",
+        f"{seconds}s",
+        "--timeout",
+        f"{timeout_s}s",
+        "-s",
+        str(path),
+        url,
+    ]
+    out = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=seconds + 60)
     found = re.search(r"^WRKJSON (.*)$", out.stdout, re.M)
     if not found:
         raise RuntimeError(f"wrk failed:\n{out.stdout}\n{out.stderr}")
@@ -291,43 +332,69 @@ def wrk(url: str, script: str, *, seconds: int, connections: int, threads: int =
     result["mean_ms"] = result.pop("mean_us") / 1000
     result["connections"] = connections
     result["paced_at"] = rate
-    result["errors"] = sum(result[k] for k in ("connect_errors", "read_errors", "write_errors",
-                                               "status_errors", "timeouts"))
+    result["errors"] = sum(
+        result[k] for k in ("connect_errors", "read_errors", "write_errors", "status_errors", "timeouts")
+    )
     return result
 
 
-def target_run(server, url: str, script: str, label: str, *, rate: float, p95: float, seconds: int,
-               connections: int, paced: float | None, expected_ms: float = 0.0, adjust=None,
-               width: int = 14) -> dict:
+def target_run(
+    server,
+    url: str,
+    script: str,
+    label: str,
+    *,
+    rate: float,
+    p95: float,
+    seconds: int,
+    connections: int,
+    paced: float | None,
+    expected_ms: float = 0.0,
+    adjust=None,
+    width: int = 14,
+) -> dict:
     """One measured wrk run against a target (at least ``rate`` requests/s, p95 under ``p95``
     ms): closed loop, or ``paced`` at that rate with 4x the connections, each waiting so the
     total is the rate (``expected_ms``: an answer's time, from the closed-loop run). The stack's
     CPU is metered over the run; ``adjust(r)`` may move work off the client's share first.
     Prints the figures and returns them, ``met`` included."""
     meter = CpuMeter(server).start()
-    r = wrk(url, script, seconds=seconds, connections=connections * (4 if paced else 1),
-            rate=paced * 1.05 if paced else None, expected_ms=expected_ms if paced else 0)
+    r = wrk(
+        url,
+        script,
+        seconds=seconds,
+        connections=connections * (4 if paced else 1),
+        rate=paced * 1.05 if paced else None,
+        expected_ms=expected_ms if paced else 0,
+    )
     r["cpu"] = meter.stop()
     if adjust:
         adjust(r)
     r.update(cpu_summary(r["cpu"], r["requests"]))
     r["loadavg"] = loadavg()
     r["met"] = r["rps"] >= rate and r["p95_ms"] < p95 and r["errors"] == 0
-    print(f"{label:{width}s} {fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: "
-          f"{'met' if r['met'] else 'MISSED'}", flush=True)
+    print(
+        f"{label:{width}s} {fmt_wrk(r)}  target >= {rate}/s, p95 < {p95} ms: {'met' if r['met'] else 'MISSED'}",
+        flush=True,
+    )
     parts = ", ".join(f"{k} {v:.2f}" for k, v in r["stack_cpu_ms_by_part"].items())
-    print(f"{'':{width}s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req ({parts}; every process, "
-          f"exited ones included), wrk "
-          f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
-          f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
-          f"(load {r['loadavg']})", flush=True)
+    print(
+        f"{'':{width}s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req ({parts}; every process, "
+        f"exited ones included), wrk "
+        f"{r['client_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']} "
+        f"req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
+        f"(load {r['loadavg']})",
+        flush=True,
+    )
     return r
 
 
 def fmt_wrk(r: dict) -> str:
-    return (f"{r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
-            f"p99 {r['p99_ms']:.1f} ms, errors {r['errors']} "
-            f"({r['connections']} conns{', paced' if r['paced_at'] else ', closed loop'})")
+    return (
+        f"{r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
+        f"p99 {r['p99_ms']:.1f} ms, errors {r['errors']} "
+        f"({r['connections']} conns{', paced' if r['paced_at'] else ', closed loop'})"
+    )
 
 
 def lua_quote(text: str) -> str:
@@ -395,8 +462,9 @@ class PlayerGames:
         import random
 
         size = len(self.actions)
-        first, second = next(itertools.islice(
-            itertools.combinations_with_replacement(range(size), 2), index, None))  # none after the win
+        first, second = next(
+            itertools.islice(itertools.combinations_with_replacement(range(size), 2), index, None)
+        )  # none after the win
         gaps = self.gaps[index % len(self.gaps)]
         rng = random.Random(index)
         actions, chosen = list(self.actions), list(gaps)

@@ -30,7 +30,9 @@ def sizes(month: date) -> dict:
     with connection.cursor() as cursor:
         found = {}
         for table in partitions.TABLES:
-            cursor.execute("SELECT pg_total_relation_size(%s::regclass)", [f'"{partitions.partition_name(table, month)}"'])
+            cursor.execute(
+                "SELECT pg_total_relation_size(%s::regclass)", [f'"{partitions.partition_name(table, month)}"']
+            )
             found[table] = cursor.fetchone()[0]
         return found
 
@@ -40,8 +42,8 @@ def seed(players: int) -> None:
     from django.db import connection
 
     from games import replay
-    from leaderboard.history.services import partitions
     from leaderboard.boards import freeze
+    from leaderboard.history.services import partitions
 
     month = partitions.month_of(DAY)
     _seed.reset(redis.Redis.from_url(_stack.REDIS_URL))
@@ -59,8 +61,17 @@ def seed(players: int) -> None:
         cursor.execute(
             "UPDATE leaderboard_submission SET won = %s, score = %s, moves = %s, foundation = %s, undos = %s, "
             "take_backs = %s, stock_passes = %s, waste_to_column = %s",
-            [result.won, result.score, result.moves, result.foundation, result.undos, result.take_backs,
-             result.stock_passes, result.waste_to_column])
+            [
+                result.won,
+                result.score,
+                result.moves,
+                result.foundation,
+                result.undos,
+                result.take_backs,
+                result.stock_passes,
+                result.waste_to_column,
+            ],
+        )
         cursor.execute(f'VACUUM FULL "{partitions.partition_name("leaderboard_submission", month)}"')
     _seed.analyze()
     freeze.days_freeze(DAY)
@@ -97,10 +108,12 @@ def main() -> None:
     results["loadavg"] = _stack.loadavg()
     per = {table: round(results["bytes before"][table] / players) for table in partitions.TABLES}
     kept = {table: round(results["bytes after"][table] / max(record.kept, 1)) for table in partitions.TABLES}
-    print(f"{players:,} results: archive_month {results['archive_month s']} s "
-          f"({1000 * results['archive_month s'] / players:.2f} ms a result, {results['archive_month cpu s']} s CPU "
-          f"in this process), replay --archive {results['replay --archive s']} s; "
-          f"file {results['file bytes per result']} bytes a result (one log repeated: a floor)")
+    print(
+        f"{players:,} results: archive_month {results['archive_month s']} s "
+        f"({1000 * results['archive_month s'] / players:.2f} ms a result, {results['archive_month cpu s']} s CPU "
+        f"in this process), replay --archive {results['replay --archive s']} s; "
+        f"file {results['file bytes per result']} bytes a result (one log repeated: a floor)"
+    )
     print(f"partition bytes a result before {per}, a kept result after {kept} (load {results['loadavg']})")
     _stack.save_results("archive-quick" if args.quick else "archive", results)
 

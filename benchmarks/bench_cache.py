@@ -23,7 +23,7 @@ import argparse
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,19 +37,21 @@ def rounds(count: int) -> dict[str, float]:
     """Microseconds of CPU per call of each step, over ``count`` rounds."""
     from django.core.cache import cache
 
-    from leaderboard.core import cache as page_cache
     from leaderboard.api import throttling
     from leaderboard.boards import index, order
+    from leaderboard.core import cache as page_cache
 
     redis_index = index.board_index()
-    at = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
     boards = ["daily:2026-01-01", "deal:1"]
     cache.set("auth-token:bench", (1, "bench", True, False, False), 600)
     page_cache.cached("deal:1", "top", lambda: b"x" * 2000, last_rank=50)
     steps = {
         "token cache.get": lambda i: cache.get("auth-token:bench"),
         "throttle window": lambda i: throttling.incr_window(f"throttle-count:submission:{i % 500}", 60),
-        "index set_entries": lambda i: redis_index.set_entries(i, {b: (i, order.member(at, i), b"row") for b in boards}),
+        "index set_entries": lambda i: redis_index.set_entries(
+            i, {b: (i, order.member(at, i), b"row") for b in boards}
+        ),
         "boards_changed": lambda i: page_cache.boards_changed({boards[0]: 5000, boards[1]: 5000}),
         "page get_many": lambda i: page_cache.cached("deal:1", "top", lambda: b"", last_rank=50),
     }
@@ -79,8 +81,10 @@ def main() -> None:
         median = statistics.median(run[name] for run in runs)
         total += median
         print(f"  {name:<18} {median:7.1f} us CPU per call")
-    print(f"  {'all, per round':<18} {total:7.1f} us = {100 * total / PIPELINE_CPU_US:.2f}% of "
-          f"a verified submission's {PIPELINE_CPU_US / 1000:.0f} ms")
+    print(
+        f"  {'all, per round':<18} {total:7.1f} us = {100 * total / PIPELINE_CPU_US:.2f}% of "
+        f"a verified submission's {PIPELINE_CPU_US / 1000:.0f} ms"
+    )
     redis.Redis.from_url(_stack.REDIS_URL).flushdb()
 
 

@@ -34,17 +34,20 @@ DAY = date(2026, 10, 1)
 
 
 def seed(players: int, reuse: bool) -> dict:
+    import _seed
     import redis
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    import _seed
     from leaderboard.boards import freeze, index, order
     from leaderboard.models import FrozenBoard
 
     board = order.daily_board(DAY)
-    if reuse and FrozenBoard.objects.filter(board=board, entries=players).exists() \
-            and get_user_model().objects.count() == players + ABSENT:
+    if (
+        reuse
+        and FrozenBoard.objects.filter(board=board, entries=players).exists()
+        and get_user_model().objects.count() == players + ABSENT
+    ):
         print(f"reusing the frozen board {board} ({players:,} entries)")
         return {"seeded": "reused"}
     client = redis.Redis.from_url(_stack.REDIS_URL)
@@ -68,8 +71,10 @@ def seed(players: int, reuse: bool) -> dict:
     assert not index.board_index().is_ready(board)
     _seed.analyze()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_size_pretty(pg_database_size(current_database())), "
-                       "pg_size_pretty(pg_relation_size('frozen_rank'))")
+        cursor.execute(
+            "SELECT pg_size_pretty(pg_database_size(current_database())), "
+            "pg_size_pretty(pg_relation_size('frozen_rank'))"
+        )
         timings["database_size"], timings["frozen_rank_index_size"] = cursor.fetchone()
     print(f"seeded and froze {players:,} results: {timings}")
     return timings
@@ -98,8 +103,9 @@ def main() -> None:
     server = _stack.Gunicorn(args.workers).start()
     results["gunicorn"] = server.config
     try:
-        bench_leaderboard.sanity(server.url, board_path, players, open(tokens).readline().strip(),
-                                 open(absent_tokens).readline().strip())
+        bench_leaderboard.sanity(
+            server.url, board_path, players, open(tokens).readline().strip(), open(absent_tokens).readline().strip()
+        )
         runs = bench_leaderboard.scripts(board_path, players, tokens, absent_tokens)
         reads_before = bench_leaderboard.table_reads()
         for name in args.only:
@@ -109,13 +115,22 @@ def main() -> None:
             for paced in (None, rate):
                 label = f"{name} {'paced' if paced else 'max'}"
                 results[label] = _stack.target_run(
-                    server, server.url + path, script, label, rate=rate, p95=p95, seconds=seconds,
-                    connections=args.connections, paced=paced,
-                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
+                    server,
+                    server.url + path,
+                    script,
+                    label,
+                    rate=rate,
+                    p95=p95,
+                    seconds=seconds,
+                    connections=args.connections,
+                    paced=paced,
+                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0,
+                )
     finally:
         server.stop()
     results["rows read by the runs"] = bench_leaderboard.rows_read_since(reads_before)
     from leaderboard.boards import index, order
+
     assert not index.board_index().is_ready(order.daily_board(DAY)), "a read rebuilt the frozen board's index"
     _stack.save_results("closed-day-quick" if args.quick else "closed-day", results)
 

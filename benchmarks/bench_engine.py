@@ -35,10 +35,10 @@ from games.lines import verify_line  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "won_games.jsonl"
 LONG_DEALS = (11, 222, 3_333, 44_444, 555_555)  # the 3,000-action games
-MEMORY_DEAL = 777_777                           # the 20,000-action log
-TARGET_RATE = 500_000        # actions per second, one core
-TARGET_3000_MS = 6.0         # one 3,000-action game
-TARGET_MEMORY_MB = 20.0      # parsing and replaying a 20,000-action log
+MEMORY_DEAL = 777_777  # the 20,000-action log
+TARGET_RATE = 500_000  # actions per second, one core
+TARGET_3000_MS = 6.0  # one 3,000-action game
+TARGET_MEMORY_MB = 20.0  # parsing and replaying a 20,000-action log
 
 
 def random_log(number: int, length: int, seed: int) -> list[str]:
@@ -85,9 +85,16 @@ def bench_corpus(repeat: int) -> dict:
 
     best, median = timed(run, repeat)
     rate = actions / best
-    return {"games": len(games), "actions": actions, "seconds": best, "median_seconds": median,
-            "actions_per_second": rate, "median_actions_per_second": actions / median,
-            "us_per_action": 1e6 / rate, "ms_per_1000_actions": 1e6 / rate}
+    return {
+        "games": len(games),
+        "actions": actions,
+        "seconds": best,
+        "median_seconds": median,
+        "actions_per_second": rate,
+        "median_actions_per_second": actions / median,
+        "us_per_action": 1e6 / rate,
+        "ms_per_1000_actions": 1e6 / rate,
+    }
 
 
 def bench_long_games(repeat: int) -> dict:
@@ -99,8 +106,14 @@ def bench_long_games(repeat: int) -> dict:
         fastest, middle = timed(lambda: replay(code, log), repeat)
         best.append(fastest * 1e3)
         median.append(middle * 1e3)
-    return {"games": len(best), "actions": 3_000, "ms_each": best, "median_ms_each": median,
-            "ms_worst": max(best), "median_ms_worst": max(median)}
+    return {
+        "games": len(best),
+        "actions": 3_000,
+        "ms_each": best,
+        "median_ms_each": median,
+        "ms_worst": max(best),
+        "median_ms_worst": max(median),
+    }
 
 
 def bench_memory() -> dict:
@@ -114,8 +127,7 @@ def bench_memory() -> dict:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert result.ok and result.moves == 20_000
-    return {"actions": 20_000, "json_bytes": len(line), "peak_bytes": peak,
-            "peak_mb": peak / 2**20, "seconds": seconds}
+    return {"actions": 20_000, "json_bytes": len(line), "peak_bytes": peak, "peak_mb": peak / 2**20, "seconds": seconds}
 
 
 def main() -> int:
@@ -130,34 +142,57 @@ def main() -> int:
     long_games = bench_long_games(args.repeat)
     memory = bench_memory()
     rows = [
-        ("replay, won games: actions per second", f">= {TARGET_RATE:,}",
-         f"{corpus['actions_per_second']:,.0f} ({corpus['median_actions_per_second']:,.0f})",
-         corpus["actions_per_second"] >= TARGET_RATE),
-        ("  microseconds per action", f"<= {1e6 / TARGET_RATE:.1f}",
-         f"{corpus['us_per_action']:.2f}", corpus["us_per_action"] <= 1e6 / TARGET_RATE),
-        ("  ms per 1,000-action game", f"<= {1e3 * 1e3 / TARGET_RATE:.1f}",
-         f"{corpus['ms_per_1000_actions']:.2f}", corpus["ms_per_1000_actions"] <= 1e6 / TARGET_RATE),
-        ("3,000-action game (worst of 5), ms", f"< {TARGET_3000_MS:g}",
-         f"{long_games['ms_worst']:.2f} ({long_games['median_ms_worst']:.2f})",
-         long_games["ms_worst"] < TARGET_3000_MS),
-        ("20,000-action log from JSON, peak MB", f"< {TARGET_MEMORY_MB:g}",
-         f"{memory['peak_mb']:.2f}", memory["peak_mb"] < TARGET_MEMORY_MB),
+        (
+            "replay, won games: actions per second",
+            f">= {TARGET_RATE:,}",
+            f"{corpus['actions_per_second']:,.0f} ({corpus['median_actions_per_second']:,.0f})",
+            corpus["actions_per_second"] >= TARGET_RATE,
+        ),
+        (
+            "  microseconds per action",
+            f"<= {1e6 / TARGET_RATE:.1f}",
+            f"{corpus['us_per_action']:.2f}",
+            corpus["us_per_action"] <= 1e6 / TARGET_RATE,
+        ),
+        (
+            "  ms per 1,000-action game",
+            f"<= {1e3 * 1e3 / TARGET_RATE:.1f}",
+            f"{corpus['ms_per_1000_actions']:.2f}",
+            corpus["ms_per_1000_actions"] <= 1e6 / TARGET_RATE,
+        ),
+        (
+            "3,000-action game (worst of 5), ms",
+            f"< {TARGET_3000_MS:g}",
+            f"{long_games['ms_worst']:.2f} ({long_games['median_ms_worst']:.2f})",
+            long_games["ms_worst"] < TARGET_3000_MS,
+        ),
+        (
+            "20,000-action log from JSON, peak MB",
+            f"< {TARGET_MEMORY_MB:g}",
+            f"{memory['peak_mb']:.2f}",
+            memory["peak_mb"] < TARGET_MEMORY_MB,
+        ),
     ]
-    print(f"Engine benchmark: {corpus['games']} won games ({corpus['actions']:,} actions), "
-          f"best (median) of {args.repeat} runs, Python {sys.version.split()[0]}, "
-          f"{'one core' if not args.any_core else 'any core'}")
+    print(
+        f"Engine benchmark: {corpus['games']} won games ({corpus['actions']:,} actions), "
+        f"best (median) of {args.repeat} runs, Python {sys.version.split()[0]}, "
+        f"{'one core' if not args.any_core else 'any core'}"
+    )
     width = max(len(row[0]) for row in rows)
     print(f"{'measure':<{width}}  {'target':>12}  {'measured':>20}  pass")
     for name, target, measured, ok in rows:
         print(f"{name:<{width}}  {target:>12}  {measured:>20}  {'yes' if ok else 'NO'}")
-    print(f"(20,000-action log: {memory['json_bytes']:,} bytes of JSON, "
-          f"verified in {memory['seconds'] * 1e3:.1f} ms)")
+    print(f"(20,000-action log: {memory['json_bytes']:,} bytes of JSON, verified in {memory['seconds'] * 1e3:.1f} ms)")
 
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
-    (out / "engine.json").write_text(json.dumps(
-        {"corpus": corpus, "long_games": long_games, "memory": memory,
-         "passed": all(row[3] for row in rows)}, indent=2) + "\n")
+    (out / "engine.json").write_text(
+        json.dumps(
+            {"corpus": corpus, "long_games": long_games, "memory": memory, "passed": all(row[3] for row in rows)},
+            indent=2,
+        )
+        + "\n"
+    )
     return 0 if all(row[3] for row in rows) else 1
 
 

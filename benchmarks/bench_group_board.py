@@ -48,18 +48,22 @@ def rebuild(board: str) -> int:
 
 
 def seed(players: int, reuse: bool) -> dict:
+    import _seed
     import redis
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    import _seed
     from leaderboard.boards import index, order
     from leaderboard.models import BoardEntry, Group
 
     board = order.daily_board(DAY)
     client = redis.Redis.from_url(_stack.REDIS_URL)
-    if reuse and BoardEntry.objects.filter(board=board).count() == players \
-            and get_user_model().objects.count() == players and Group.objects.filter(name=GROUP_NAME).exists():
+    if (
+        reuse
+        and BoardEntry.objects.filter(board=board).count() == players
+        and get_user_model().objects.count() == players
+        and Group.objects.filter(name=GROUP_NAME).exists()
+    ):
         redis_index = index.board_index()
         if not (redis_index.is_ready(board) and redis_index.size(board) == players):
             t = time.perf_counter()
@@ -132,8 +136,10 @@ request = function()
 end
 """
     quoted = _stack.lua_quote(tokens)
-    return {name: (path + query, template.format(file=quoted, path=path + query))
-            for name, query in (("board", "?page_size=100"), ("around", "?around=me"))}
+    return {
+        name: (path + query, template.format(file=quoted, path=path + query))
+        for name, query in (("board", "?page_size=100"), ("around", "?around=me"))
+    }
 
 
 def sanity(url: str, path: str, day_path: str, token: str) -> dict:
@@ -178,17 +184,24 @@ def main() -> None:
     _stack.migrate()
     global DAY
     from leaderboard.core import days
+
     DAY = days.today()
-    results = {"machine": _stack.machine(), "players": players, "group": GROUP_SIZE, "day": DAY.isoformat(),
-               "seconds": seconds}
+    results = {
+        "machine": _stack.machine(),
+        "players": players,
+        "group": GROUP_SIZE,
+        "day": DAY.isoformat(),
+        "seconds": seconds,
+    }
     results["seed"] = seed(players, args.reuse)
     group_id, tokens = members_tokens_file()
     path = f"/api/groups/{group_id}/boards/daily/{DAY.isoformat()}/"
     server = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = server.config
     try:
-        results["sanity"] = sanity(server.url, path, f"/api/leaderboards/daily/{DAY.isoformat()}/",
-                                   open(tokens).readline().strip())
+        results["sanity"] = sanity(
+            server.url, path, f"/api/leaderboards/daily/{DAY.isoformat()}/", open(tokens).readline().strip()
+        )
         runs = scripts(path, tokens)
         for name in args.only:
             url_path, script = runs[name]
@@ -197,9 +210,17 @@ def main() -> None:
             for paced in (None,) if args.no_paced else (None, rate):
                 label = f"{name} {'paced' if paced else 'max'}"
                 results[label] = _stack.target_run(
-                    server, server.url + url_path, script, label, rate=rate, p95=p95, seconds=seconds,
-                    connections=args.connections, paced=paced,
-                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0)
+                    server,
+                    server.url + url_path,
+                    script,
+                    label,
+                    rate=rate,
+                    p95=p95,
+                    seconds=seconds,
+                    connections=args.connections,
+                    paced=paced,
+                    expected_ms=results[f"{name} max"]["p50_ms"] if paced else 0,
+                )
     finally:
         server.stop()
     _stack.save_results("group-board-quick" if args.quick else "group-board", results)

@@ -55,17 +55,21 @@ def main() -> None:
     parser.add_argument("--worker-class", default="sync")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--with-worker", action=argparse.BooleanOptionalAction, default=None,
-                        help="also run with the Celery worker verifying beside it (default: full mode only)")
+    parser.add_argument(
+        "--with-worker",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run with the Celery worker verifying beside it (default: full mode only)",
+    )
     args = parser.parse_args()
     seconds = args.seconds or (8 if args.quick else 20)
     with_worker = (not args.quick) if args.with_worker is None else args.with_worker
 
     _stack.django_setup()
     _stack.migrate()
+    import _seed
     import redis
 
-    import _seed
     from games import format_code, parse_code
     from leaderboard.core import days
     from leaderboard.models import Attempt, Submission
@@ -74,8 +78,9 @@ def main() -> None:
     number = parse_code(game["deal"]).number
     today = days.today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
-    plans = [("alone", None), ("alone", TARGET_RPS)] + ([("with worker", None), ("with worker", TARGET_RPS)]
-                                                        if with_worker else [])
+    plans = [("alone", None), ("alone", TARGET_RPS)] + (
+        [("with worker", None), ("with worker", TARGET_RPS)] if with_worker else []
+    )
     per_run = PAIRS_PER_SECOND * (seconds + 3)
     total = per_run * len(plans)
     logs = _stack.PlayerGames(game)
@@ -88,9 +93,16 @@ def main() -> None:
     body_bytes = round(sum(len(logs.body(index)) for index in range(0, total, 100)) / len(range(0, total, 100)))
     print(f"seeded {total:,} players with one attempt each; bodies about {body_bytes:,} bytes")
 
-    results = {"machine": _stack.machine(), "seconds": seconds, "body_bytes": body_bytes,
-               "game": {"deal": game["deal"], "actions": len(game["actions"]) + 4,
-                        "longest_game_min": round(logs.longest_ms / 60000, 1)}}
+    results = {
+        "machine": _stack.machine(),
+        "seconds": seconds,
+        "body_bytes": body_bytes,
+        "game": {
+            "deal": game["deal"],
+            "actions": len(game["actions"]) + 4,
+            "longest_game_min": round(logs.longest_ms / 60000, 1),
+        },
+    }
     web = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = web.config
     worker = None
@@ -102,15 +114,20 @@ def main() -> None:
             first = run * per_run
             pairs_file = _stack.LOG_DIR / f"pairs-{run}.txt"
             with pairs_file.open("wb") as lines:
-                for index, (pid, aid) in enumerate(owner[first:first + per_run], start=first):
+                for index, (pid, aid) in enumerate(owner[first : first + per_run], start=first):
                     lines.write(f"{_seed.token_key(pid)} {aid} ".encode() + logs.body(index) + b"\n")
             rows_before = Submission.objects.count()
             queue_before = client.llen("celery")
             meter = _stack.CpuMeter(*(p for p in (web, worker) if p)).start()
             max_run = results.get(f"intake {mode} max")
-            r = _stack.wrk(web.url, lua(str(pairs_file)), seconds=seconds,
-                           connections=args.connections * (4 if rate else 1), rate=rate * 1.05 if rate else None,
-                           expected_ms=max_run["p50_ms"] if rate and max_run else 0)
+            r = _stack.wrk(
+                web.url,
+                lua(str(pairs_file)),
+                seconds=seconds,
+                connections=args.connections * (4 if rate else 1),
+                rate=rate * 1.05 if rate else None,
+                expected_ms=max_run["p50_ms"] if rate and max_run else 0,
+            )
             r["cpu"] = meter.stop()
             r.update(_stack.cpu_summary(r["cpu"], r["requests"]))
             rows = Submission.objects.count() - rows_before
@@ -121,13 +138,19 @@ def main() -> None:
             r["loadavg"] = _stack.loadavg()
             label = f"intake {mode} {'paced' if rate else 'max'}"
             results[label] = r
-            print(f"{label:28s} {_stack.fmt_wrk(r)}  target >= {TARGET_RPS}/s, p95 < {TARGET_P95_MS} ms: "
-                  f"{'met' if r['met'] else 'MISSED'}", flush=True)
-            print(f"{'':28s} stored {rows} rows for {r['requests']} answers"
-                  + (f", {r['messages_queued']} queued" if worker is None else "")
-                  + f"; stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']}"
-                  f" req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
-                  f"(load {r['loadavg']})", flush=True)
+            print(
+                f"{label:28s} {_stack.fmt_wrk(r)}  target >= {TARGET_RPS}/s, p95 < {TARGET_P95_MS} ms: "
+                f"{'met' if r['met'] else 'MISSED'}",
+                flush=True,
+            )
+            print(
+                f"{'':28s} stored {rows} rows for {r['requests']} answers"
+                + (f", {r['messages_queued']} queued" if worker is None else "")
+                + f"; stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req -> ~{r['capacity_on_idle_cores_rps']}"
+                f" req/s on 2 idle cores; other people's work used {r['cpu']['others_cores']} cores "
+                f"(load {r['loadavg']})",
+                flush=True,
+            )
     finally:
         if worker:
             worker.stop()

@@ -43,12 +43,12 @@ DAY = date(2026, 11, 1)
 
 
 def seed(players: int, reuse: bool) -> dict:
+    import _seed
     import redis
     from django.db import connection
 
-    import _seed
-    from leaderboard.boards.services import entries
     from leaderboard.boards import index, order
+    from leaderboard.boards.services import entries
     from leaderboard.models import BoardEntry
 
     board = order.daily_board(DAY)
@@ -56,8 +56,11 @@ def seed(players: int, reuse: bool) -> dict:
     redis_index = index.board_index()
     from django.contrib.auth import get_user_model
 
-    if reuse and BoardEntry.objects.filter(board=board).count() == players \
-            and get_user_model().objects.count() == players + ABSENT:
+    if (
+        reuse
+        and BoardEntry.objects.filter(board=board).count() == players
+        and get_user_model().objects.count() == players + ABSENT
+    ):
         if not (redis_index.is_ready(board) and redis_index.size(board) == players):
             t = time.perf_counter()
             entries.board_rebuild(board)
@@ -121,10 +124,12 @@ request = function()
   return wrk.format("GET", "{board_path}?page_size=100&page=" .. math.random(2, {deepest}))
 end
 """
-    return {"top": (f"{board_path}?page=1&page_size=100", ""),
-            "around": (board_path, around.format(file=_stack.lua_quote(tokens), path=board_path)),
-            "deep": (board_path, deep),
-            "around-absent": (board_path, around.format(file=_stack.lua_quote(absent_tokens), path=board_path))}
+    return {
+        "top": (f"{board_path}?page=1&page_size=100", ""),
+        "around": (board_path, around.format(file=_stack.lua_quote(tokens), path=board_path)),
+        "deep": (board_path, deep),
+        "around-absent": (board_path, around.format(file=_stack.lua_quote(absent_tokens), path=board_path)),
+    }
 
 
 def sanity(url: str, board_path: str, players: int, token: str, absent_token: str) -> None:
@@ -154,11 +159,13 @@ def table_reads() -> dict:
         cursor.execute("SELECT pg_stat_force_next_flush()")
         cursor.execute("SELECT pg_stat_clear_snapshot()")
         # the submissions' monthly partitions summed under their table's name (docs/partitions.md)
-        cursor.execute("SELECT coalesce(i.inhparent::regclass::text, s.relname), sum(s.seq_scan)::bigint, "
-                       "sum(s.seq_tup_read)::bigint, sum(coalesce(s.idx_tup_fetch, 0))::bigint "
-                       "FROM pg_stat_user_tables s LEFT JOIN pg_inherits i ON i.inhrelid = s.relid "
-                       "WHERE s.relname = 'leaderboard_boardentry' "
-                       "OR i.inhparent = 'leaderboard_submission'::regclass GROUP BY 1")
+        cursor.execute(
+            "SELECT coalesce(i.inhparent::regclass::text, s.relname), sum(s.seq_scan)::bigint, "
+            "sum(s.seq_tup_read)::bigint, sum(coalesce(s.idx_tup_fetch, 0))::bigint "
+            "FROM pg_stat_user_tables s LEFT JOIN pg_inherits i ON i.inhrelid = s.relid "
+            "WHERE s.relname = 'leaderboard_boardentry' "
+            "OR i.inhparent = 'leaderboard_submission'::regclass GROUP BY 1"
+        )
         return {name: {"seq_scan": s, "seq_tup_read": r, "idx_tup_fetch": f} for name, s, r, f in cursor.fetchall()}
 
 
@@ -235,8 +242,7 @@ def main() -> None:
     server = _stack.Gunicorn(args.workers, args.worker_class, args.threads).start()
     results["gunicorn"] = server.config
     try:
-        sanity(server.url, board_path, players, open(tokens).readline().strip(),
-               open(absent_tokens).readline().strip())
+        sanity(server.url, board_path, players, open(tokens).readline().strip(), open(absent_tokens).readline().strip())
         runs = scripts(board_path, players, tokens, absent_tokens)
         reads_before = table_reads()
         for name in args.only:
@@ -253,13 +259,23 @@ def main() -> None:
                         label = f"{name} {'live' if live else 'idle'} {'paced' if paced else 'max'}"
                         if name == "deep":  # start cold: no page cached by an earlier run
                             from leaderboard.core import cache as page_cache
+
                             page_cache.board_changed(board)
                         bumped = bumper.cpu_s if bumper else 0.0
                         results[label] = _stack.target_run(
-                            server, server.url + path, script, label, rate=rate, p95=p95, seconds=seconds,
-                            connections=args.connections, paced=paced, width=26,
+                            server,
+                            server.url + path,
+                            script,
+                            label,
+                            rate=rate,
+                            p95=p95,
+                            seconds=seconds,
+                            connections=args.connections,
+                            paced=paced,
+                            width=26,
                             expected_ms=results[label.replace("paced", "max")]["p50_ms"] if paced else 0,
-                            adjust=(lambda r: bumper.take_off_client(r, bumped)) if bumper else None)
+                            adjust=(lambda r: bumper.take_off_client(r, bumped)) if bumper else None,
+                        )
                 finally:
                     if bumper:
                         bumper.stop_event.set()

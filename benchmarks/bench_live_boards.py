@@ -75,20 +75,23 @@ end
 def seed(players: int, reuse: bool) -> dict:
     import time
 
+    import _seed
     import redis
     from django.contrib.auth import get_user_model
 
-    import _seed
-    from leaderboard.core import days
-    from leaderboard.boards.services import entries
     from leaderboard.boards import index, order
+    from leaderboard.boards.services import entries
+    from leaderboard.core import days
     from leaderboard.models import BoardEntry
 
     day = days.today()
     board = order.daily_board(day)
     client = redis.Redis.from_url(_stack.REDIS_URL)
-    if reuse and BoardEntry.objects.filter(board=board).count() == players \
-            and get_user_model().objects.count() == players:
+    if (
+        reuse
+        and BoardEntry.objects.filter(board=board).count() == players
+        and get_user_model().objects.count() == players
+    ):
         redis_index = index.board_index()
         if not (redis_index.is_ready(board) and redis_index.size(board) == players):
             entries.board_rebuild(board)
@@ -119,8 +122,13 @@ def sessions(players: int, count: int) -> list[str]:
     keys = []
     for user in get_user_model().objects.filter(pk__in=range(step, players + 1, step))[:count]:
         session = SessionStore()
-        session.update({SESSION_KEY: str(user.pk), BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                        HASH_SESSION_KEY: user.get_session_auth_hash()})
+        session.update(
+            {
+                SESSION_KEY: str(user.pk),
+                BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                HASH_SESSION_KEY: user.get_session_auth_hash(),
+            }
+        )
         session.save()
         keys.append(session.session_key)
     return keys
@@ -174,8 +182,11 @@ end
         "page 200": (PAGE, COUNTING),
         "around 304": (AROUND, COUNTING + around.format(file=quoted, tagged="true", path=AROUND)),
         "around 200": (AROUND, COUNTING + around.format(file=quoted, tagged="false", path=AROUND)),
-        "page live": (PAGE, COUNTING + f"KEEP_TAG = true\ntag = {tag}\nrequest = function()\n"
-                            f'  return wrk.format("GET", "{PAGE}", {{["If-None-Match"] = tag}})\nend\n'),
+        "page live": (
+            PAGE,
+            COUNTING + f"KEEP_TAG = true\ntag = {tag}\nrequest = function()\n"
+            f'  return wrk.format("GET", "{PAGE}", {{["If-None-Match"] = tag}})\nend\n',
+        ),
     }
 
 
@@ -188,8 +199,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (docker-compose: 3)")
     parser.add_argument("--rate", type=float, default=300.0, help="requests per second of each run (paced)")
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--live-rate", type=float, default=12.0,
-                        help="board changes per second in the live run (12: a million results a day)")
+    parser.add_argument(
+        "--live-rate",
+        type=float,
+        default=12.0,
+        help="board changes per second in the live run (12: a million results a day)",
+    )
     parser.add_argument("--only", nargs="*", choices=RUNS, default=list(RUNS))
     args = parser.parse_args()
     players = args.players or (20_000 if args.quick else 1_000_000)
@@ -198,11 +213,17 @@ def main() -> None:
     _stack.django_setup()
     _stack.migrate()
     from bench_leaderboard import Bumper
-    from leaderboard.core import days
-    from leaderboard.boards import order
 
-    results = {"machine": _stack.machine(), "players": players, "seconds": seconds, "rate": args.rate,
-               "day": days.today().isoformat()}
+    from leaderboard.boards import order
+    from leaderboard.core import days
+
+    results = {
+        "machine": _stack.machine(),
+        "players": players,
+        "seconds": seconds,
+        "rate": args.rate,
+        "day": days.today().isoformat(),
+    }
     results["seed"] = seed(players, args.reuse)
     keys = sessions(players, SESSIONS)
     server = _stack.Gunicorn(args.workers).start()
@@ -218,8 +239,14 @@ def main() -> None:
                 bumper.start()
             try:
                 meter = _stack.CpuMeter(server).start()
-                r = _stack.wrk(server.url + path, script, seconds=seconds, connections=args.connections,
-                               rate=args.rate, expected_ms=warm["p50_ms"])
+                r = _stack.wrk(
+                    server.url + path,
+                    script,
+                    seconds=seconds,
+                    connections=args.connections,
+                    rate=args.rate,
+                    expected_ms=warm["p50_ms"],
+                )
                 r["cpu"] = meter.stop()
             finally:
                 if bumper:
@@ -232,10 +259,13 @@ def main() -> None:
             r["loadavg"] = _stack.loadavg()
             results[name] = r
             print(f"{name:11s} {_stack.fmt_wrk(r)}  statuses {r.get('extra')}", flush=True)
-            print(f"{'':11s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req -> "
-                  f"{r['cores_for_1000_per_s']} cores for 1,000/s (10,000 pages every 10 s); wrk "
-                  f"{r['client_cpu_ms_per_request']:.2f} ms/req; other people's work used "
-                  f"{r['cpu']['others_cores']} cores (load {r['loadavg']})", flush=True)
+            print(
+                f"{'':11s} stack CPU {r['stack_cpu_ms_per_request']:.2f} ms/req -> "
+                f"{r['cores_for_1000_per_s']} cores for 1,000/s (10,000 pages every 10 s); wrk "
+                f"{r['client_cpu_ms_per_request']:.2f} ms/req; other people's work used "
+                f"{r['cpu']['others_cores']} cores (load {r['loadavg']})",
+                flush=True,
+            )
     finally:
         server.stop()
     _stack.save_results("live-boards-quick" if args.quick else "live-boards", results)

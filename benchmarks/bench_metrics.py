@@ -2,10 +2,11 @@
 """Metrics: what config/metrics.py costs a request, and what a scrape costs.
 
 Per request, the request middleware's own work (a counter, a histogram, the intake's 202
-counter), and per verified submission the worker's (a counter, a histogram), timed in-process around a stub view: the middleware's call minus the stub's alone,
-in the mode of one process and in prometheus-client's multiprocess mode (values in mmapped
-files, PROMETHEUS_MULTIPROC_DIR: how gunicorn and Celery run). Per scrape, /metrics built from
-the files of several processes (the multiprocess mode), Redis's gauges included.
+counter), and per verified submission the worker's (a counter, a histogram), timed
+in-process around a stub view: the middleware's call minus the stub's alone, in the mode of
+one process and in prometheus-client's multiprocess mode (values in mmapped files,
+PROMETHEUS_MULTIPROC_DIR: how gunicorn and Celery run). Per scrape, /metrics built from the
+files of several processes (the multiprocess mode), Redis's gauges included.
 
     .venv/bin/python benchmarks/bench_metrics.py            # 200,000 requests a mode
     .venv/bin/python benchmarks/bench_metrics.py --quick    # 20,000

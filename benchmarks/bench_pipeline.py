@@ -109,13 +109,17 @@ def seed_day(count: int, results: dict, tokens: bool):
     allow. Returns what the run needs, and each player's game (_stack.PlayerGames)."""
     import _seed
     import redis
+
     from games import format_code, parse_code
     from leaderboard.core import days
 
     game = _stack.won_games()[0]
     logs = _stack.PlayerGames(game)
-    results["game"] = {"deal": game["deal"], "actions": len(game["actions"]) + 4,
-                       "longest_game_min": round(logs.longest_ms / 60000, 1)}
+    results["game"] = {
+        "deal": game["deal"],
+        "actions": len(game["actions"]) + 4,
+        "longest_game_min": round(logs.longest_ms / 60000, 1),
+    }
     number = parse_code(game["deal"]).number
     today = days.today()
     client = redis.Redis.from_url(_stack.REDIS_URL)
@@ -132,8 +136,8 @@ def seed_day(count: int, results: dict, tokens: bool):
 
 def expected_boards(today, number) -> dict[str, bool]:
     """Which of the day's board and its deal's board a daily result ranks on (entries.boards_of)."""
-    from leaderboard.boards.services import entries
     from leaderboard.boards import order
+    from leaderboard.boards.services import entries
     from leaderboard.models import Submission
 
     on = entries.boards_of(Submission(deal_number=number, daily_date=today))
@@ -151,28 +155,44 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     from leaderboard.models import Attempt, BoardEntry, Submission
     from leaderboard.tasks import verify_submission
 
-    results = {"machine": _stack.machine(), "mode": "drain", "count": count,
-               "celery": f"prefork --concurrency={concurrency}"}
+    results = {
+        "machine": _stack.machine(),
+        "mode": "drain",
+        "count": count,
+        "celery": f"prefork --concurrency={concurrency}",
+    }
     game, number, today, client, _, logs = seed_day(count, results, tokens=False)
     from games import compact
     from leaderboard.play.services import intake
 
-    attempts = list(Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number",
-                                                                        "daily_date", "started_at"))
+    attempts = list(
+        Attempt.objects.order_by("player_id").values_list("id", "player_id", "deal_number", "daily_date", "started_at")
+    )
     rows = []
     for i, (attempt_id, player_id, deal_number, daily_date, started_at) in enumerate(attempts):
         actions, times = logs.variant(i)
-        rows.append([deal_number, daily_date, compact.encode_log(actions), compact.encode_times(times),
-                     intake.log_hash(actions),
-                     attempt_id, started_at, player_id])
+        rows.append(
+            [
+                deal_number,
+                daily_date,
+                compact.encode_log(actions),
+                compact.encode_times(times),
+                intake.log_hash(actions),
+                attempt_id,
+                started_at,
+                player_id,
+            ]
+        )
     with connection.cursor() as cursor:
-        cursor.executemany("""
+        cursor.executemany(
+            """
             INSERT INTO leaderboard_submission (deal_number, daily_date, actions, times, log_hash, submitted_at,
                                                 status, deliveries, hints, error, hidden, flagged, practice,
                                                 attempt_id, attempt_started_at, player_id)
             VALUES (%s, %s, %s, %s, %s, clock_timestamp(), 'pending', 0, 0, '', false, false, false, %s, %s,
                     %s)""",
-                           rows)
+            rows,
+        )
     ids = list(Submission.objects.order_by("id").values_list("id", flat=True))
     t = time.monotonic()
     for sid in ids:
@@ -189,10 +209,16 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
         while time.monotonic() < deadline:
             done = Submission.objects.filter(status__in=["verified", "rejected"]).count()
             if done >= samples[-1]["verified"] + step or done == count:
-                samples.append({"verified": done, "at_s": round(time.monotonic() - t0, 1),
-                                "rss_mb": {p: round(_stack.rss_mb(p), 1) for p in worker.pids()}})
-                print(f"  {done:6,} verified at {samples[-1]['at_s']:7.1f} s, RSS MB {samples[-1]['rss_mb']}",
-                      flush=True)
+                samples.append(
+                    {
+                        "verified": done,
+                        "at_s": round(time.monotonic() - t0, 1),
+                        "rss_mb": {p: round(_stack.rss_mb(p), 1) for p in worker.pids()},
+                    }
+                )
+                print(
+                    f"  {done:6,} verified at {samples[-1]['at_s']:7.1f} s, RSS MB {samples[-1]['rss_mb']}", flush=True
+                )
             if done == count:
                 break
             time.sleep(0.5)
@@ -204,27 +230,45 @@ def drain(count: int, concurrency: int, timeout: float) -> None:
     daily = order.daily_board(today)
     deal = order.deal_board(number)
     from leaderboard.models import PlayerStats
-    pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
-                    .values_list("submission_id", flat=True)[:200])
-    checks = {"verified": Submission.objects.filter(status="verified").count(), "deliveries": deliveries,
-              "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
-              "daily Redis index": index.board_index().size(daily),
-              "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
-              "deal Redis index": index.board_index().size(deal),
-              "first 200 ranks equal": index.board_index().page(daily, 0, 200) == pg_first,
-              "players with 1 daily win": PlayerStats.objects.filter(daily_wins=1, best_streak=1).count()}
+
+    pg_first = list(
+        BoardEntry.objects.filter(board=daily)
+        .order_by("rank_key", "submitted_at", "submission_id")
+        .values_list("submission_id", flat=True)[:200]
+    )
+    checks = {
+        "verified": Submission.objects.filter(status="verified").count(),
+        "deliveries": deliveries,
+        "daily BoardEntry": BoardEntry.objects.filter(board=daily).count(),
+        "daily Redis index": index.board_index().size(daily),
+        "deal BoardEntry": BoardEntry.objects.filter(board=deal).count(),
+        "deal Redis index": index.board_index().size(deal),
+        "first 200 ranks equal": index.board_index().page(daily, 0, 200) == pg_first,
+        "players with 1 daily win": PlayerStats.objects.filter(daily_wins=1, best_streak=1).count(),
+    }
     final_rss = samples[-1]["rss_mb"]
-    results.update({"verified": done, "elapsed_s": round(elapsed, 1), "verified_per_s": round(done / elapsed, 1),
-                    "checks": checks, "rss_samples": samples, "max_rss_mb": max(final_rss.values()),
-                    "cpu": cpu, **_stack.cpu_summary(cpu, done)})
+    results.update(
+        {
+            "verified": done,
+            "elapsed_s": round(elapsed, 1),
+            "verified_per_s": round(done / elapsed, 1),
+            "checks": checks,
+            "rss_samples": samples,
+            "max_rss_mb": max(final_rss.values()),
+            "cpu": cpu,
+            **_stack.cpu_summary(cpu, done),
+        }
+    )
     results["stack_cpu_ms_per_verified"] = results.pop("stack_cpu_ms_per_request")
     results["capacity_on_idle_cores_per_s"] = results.pop("capacity_on_idle_cores_rps")
     results.pop("client_cpu_ms_per_request")
     print(json.dumps({k: v for k, v in results.items() if k not in ("machine", "rss_samples")}, indent=1))
-    print(f"\nworker alone: {results['verified_per_s']}/s; max worker RSS {results['max_rss_mb']} MB after "
-          f"{done:,} verifications (target < 150 MB after 10,000: "
-          f"{'met' if done >= 10_000 and results['max_rss_mb'] < 150 else 'see count' if done < 10_000 else 'MISSED'})"
-          f"; others used {cpu['others_cores']} cores")
+    print(
+        f"\nworker alone: {results['verified_per_s']}/s; max worker RSS {results['max_rss_mb']} MB after "
+        f"{done:,} verifications (target < 150 MB after 10,000: "
+        f"{'met' if done >= 10_000 and results['max_rss_mb'] < 150 else 'see count' if done < 10_000 else 'MISSED'})"
+        f"; others used {cpu['others_cores']} cores"
+    )
     _stack.save_results(f"pipeline-drain-{count}", results)
 
 
@@ -245,9 +289,9 @@ def main() -> None:
 
     _stack.django_setup()
     _stack.migrate()
+    import _seed
     from django.db.models import Count
 
-    import _seed
     from games import format_code
     from leaderboard.boards import index, order
     from leaderboard.models import Attempt, BoardEntry, Submission
@@ -259,9 +303,11 @@ def main() -> None:
     daily, deal = order.daily_board(today), order.deal_board(number)
     boards = expected_boards(today, number)
     results["body_bytes"] = round(sum(len(job[2]) for job in jobs) / count)
-    print(f"seeded {count:,} players and attempts on {format_code(number, 'D')} "
-          f"({len(game['actions']) + 4} actions and their times, {results['body_bytes']:,} bytes a submission; "
-          f"boards a result ranks on: {[b for b, on in boards.items() if on]})")
+    print(
+        f"seeded {count:,} players and attempts on {format_code(number, 'D')} "
+        f"({len(game['actions']) + 4} actions and their times, {results['body_bytes']:,} bytes a submission; "
+        f"boards a result ranks on: {[b for b, on in boards.items() if on]})"
+    )
 
     web = _stack.Gunicorn(args.workers).start()
     worker = _stack.CeleryWorker(args.concurrency).start()
@@ -272,13 +318,17 @@ def main() -> None:
 
     def send(attempt_id: str, player_id: int, body: bytes, scheduled: float) -> None:
         start = time.monotonic()
-        status, answer = post(web.port, f"/api/attempts/{attempt_id}/submission", body,
-                              _seed.token_key(player_id))
+        status, answer = post(web.port, f"/api/attempts/{attempt_id}/submission", body, _seed.token_key(player_id))
         done = time.monotonic()
         if status == 202:
             poller.expect(player_id)
-        sent[player_id] = {"scheduled": scheduled, "start": start, "done": done, "status": status,
-                           "answer": answer[:200] if status != 202 else b""}
+        sent[player_id] = {
+            "scheduled": scheduled,
+            "start": start,
+            "done": done,
+            "status": status,
+            "answer": answer[:200] if status != 202 else b"",
+        }
 
     try:
         meter = _stack.CpuMeter(web, worker).start()
@@ -327,31 +377,46 @@ def main() -> None:
         "daily Redis index": index.board_index().size(daily),
         "deal Redis index": index.board_index().size(deal),
     }
-    pg_first = list(BoardEntry.objects.filter(board=daily).order_by("rank_key", "submitted_at", "submission_id")
-                    .values_list("submission_id", flat=True)[:200])
+    pg_first = list(
+        BoardEntry.objects.filter(board=daily)
+        .order_by("rank_key", "submitted_at", "submission_id")
+        .values_list("submission_id", flat=True)[:200]
+    )
     checks["first 200 ranks equal"] = index.board_index().page(daily, 0, 200) == pg_first
     on_deal = count if boards[deal] else 0
-    ok = (checks["submissions"] == count and statuses == {"verified": count} and deliveries == {1: count}
-          and checks["flagged"] == 0 and checks["copies"] == 0
-          and checks["daily BoardEntry"] == count == checks["daily Redis index"]
-          and checks["deal BoardEntry"] == on_deal == checks["deal Redis index"]
-          and checks["first 200 ranks equal"] and not refused)
+    ok = (
+        checks["submissions"] == count
+        and statuses == {"verified": count}
+        and deliveries == {1: count}
+        and checks["flagged"] == 0
+        and checks["copies"] == 0
+        and checks["daily BoardEntry"] == count == checks["daily Redis index"]
+        and checks["deal BoardEntry"] == on_deal == checks["deal Redis index"]
+        and checks["first 200 ranks equal"]
+        and not refused
+    )
     span = last_ranked - t0
-    results.update({
-        "sending_s": round(t_sent - t0, 2),
-        "offered_rate": round(count / (t_sent - t0), 1),
-        "accepted": len(accepted), "refused": len(refused),
-        "refused_examples": [r["answer"].decode(errors="replace") for r in refused[:3]],
-        "ranked": len(ranked),
-        "verified_per_s": round(len(ranked) / span, 1) if span > 0 else None,
-        "to_ranked_ms": {f"p{p}": round(1000 * percentile(to_ranked, p), 1) for p in (50, 90, 95, 99, 100)},
-        "intake_ms": {f"p{p}": round(1000 * percentile(intake, p), 1) for p in (50, 95, 99)},
-        "max_broker_queue": poller.max_queue,
-        "checks": checks, "exactly_once_and_consistent": ok,
-        "cpu": cpu, **_stack.cpu_summary(cpu, count),
-        "worker_rss_mb": rss, "gunicorn_rss_mb": web_rss,
-        "loadavg_at_end": _stack.loadavg(),
-    })
+    results.update(
+        {
+            "sending_s": round(t_sent - t0, 2),
+            "offered_rate": round(count / (t_sent - t0), 1),
+            "accepted": len(accepted),
+            "refused": len(refused),
+            "refused_examples": [r["answer"].decode(errors="replace") for r in refused[:3]],
+            "ranked": len(ranked),
+            "verified_per_s": round(len(ranked) / span, 1) if span > 0 else None,
+            "to_ranked_ms": {f"p{p}": round(1000 * percentile(to_ranked, p), 1) for p in (50, 90, 95, 99, 100)},
+            "intake_ms": {f"p{p}": round(1000 * percentile(intake, p), 1) for p in (50, 95, 99)},
+            "max_broker_queue": poller.max_queue,
+            "checks": checks,
+            "exactly_once_and_consistent": ok,
+            "cpu": cpu,
+            **_stack.cpu_summary(cpu, count),
+            "worker_rss_mb": rss,
+            "gunicorn_rss_mb": web_rss,
+            "loadavg_at_end": _stack.loadavg(),
+        }
+    )
     results["stack_cpu_ms_per_verified"] = results.pop("stack_cpu_ms_per_request")
     results["capacity_on_idle_cores_per_s"] = results.pop("capacity_on_idle_cores_rps")
     results.pop("client_cpu_ms_per_request")
@@ -359,10 +424,12 @@ def main() -> None:
     met_rate = (results["verified_per_s"] or 0) >= 100
     met_p95 = results["to_ranked_ms"]["p95"] < 500
     met_rss = max(rss.values()) < 150
-    print(f"\nverified {results['verified_per_s']}/s (target >= 100: {'met' if met_rate else 'MISSED'}); "
-          f"p95 submission -> ranked {results['to_ranked_ms']['p95']} ms (< 500: {'met' if met_p95 else 'MISSED'}); "
-          f"exactly once and consistent: {ok}; worker RSS max {max(rss.values())} MB after {count:,} "
-          f"(< 150: {'met' if met_rss else 'MISSED'}); others used {cpu['others_cores']} cores")
+    print(
+        f"\nverified {results['verified_per_s']}/s (target >= 100: {'met' if met_rate else 'MISSED'}); "
+        f"p95 submission -> ranked {results['to_ranked_ms']['p95']} ms (< 500: {'met' if met_p95 else 'MISSED'}); "
+        f"exactly once and consistent: {ok}; worker RSS max {max(rss.values())} MB after {count:,} "
+        f"(< 150: {'met' if met_rss else 'MISSED'}); others used {cpu['others_cores']} cores"
+    )
     _stack.save_results("pipeline-quick" if args.quick else f"pipeline-{count}", results)
 
 

@@ -66,8 +66,15 @@ os.environ.setdefault("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 
 import _stack  # noqa: E402  (reads the two variables above)
 
-TABLES = ["leaderboard_submission", "leaderboard_attempt", "leaderboard_boardentry", "leaderboard_frozenboard",
-          "leaderboard_dailydeal", "auth_user", "authtoken_token"]
+TABLES = [
+    "leaderboard_submission",
+    "leaderboard_attempt",
+    "leaderboard_boardentry",
+    "leaderboard_frozenboard",
+    "leaderboard_dailydeal",
+    "auth_user",
+    "authtoken_token",
+]
 MAIN = TABLES[:3]
 YEAR_DAYS, YEAR_PLAYERS = 365, 1_000_000
 REDIS_GOAL = 2 * 2**30
@@ -82,6 +89,7 @@ def redis_client():
 
 
 # -- the figures ---------------------------------------------------------------------------------
+
 
 def key_kind(key: str, prefix: str) -> tuple[str, str | None]:
     """``(kind, board)`` of a key of this Redis db."""
@@ -108,7 +116,7 @@ def redis_figures(client) -> dict:
     sizes = []
     for start in range(0, len(keys), 2000):
         pipe = client.pipeline(transaction=False)
-        for key in keys[start:start + 2000]:
+        for key in keys[start : start + 2000]:
             pipe.memory_usage(key, samples=0)
         sizes += pipe.execute()
     kinds: dict = defaultdict(lambda: {"keys": 0, "bytes": 0})
@@ -120,9 +128,15 @@ def redis_figures(client) -> dict:
         if board:  # any key of a board's index: a partial index counts too
             boards[board.split(":")[0]].add(board)
     memory = client.info("memory")
-    return {"db_bytes": sum(size or 0 for size in sizes), "db_keys": len(keys), "kinds": dict(kinds),
-            "daily_indexes": sorted(boards["daily"]), "deal_indexes": len(boards["deal"]),
-            "deal_boards": boards["deal"], "server_used_memory": memory["used_memory"]}
+    return {
+        "db_bytes": sum(size or 0 for size in sizes),
+        "db_keys": len(keys),
+        "kinds": dict(kinds),
+        "daily_indexes": sorted(boards["daily"]),
+        "deal_indexes": len(boards["deal"]),
+        "deal_boards": boards["deal"],
+        "server_used_memory": memory["used_memory"],
+    }
 
 
 def postgres_figures() -> dict:
@@ -133,12 +147,15 @@ def postgres_figures() -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_stat_force_next_flush()")
         cursor.execute("SELECT pg_stat_clear_snapshot()")
-        cursor.execute("""
+        cursor.execute(
+            """
             SELECT t, sum(pg_total_relation_size(p.relid))::bigint, coalesce(sum(s.n_live_tup), 0)::bigint
             FROM unnest(%s::text[]) AS t
             CROSS JOIN LATERAL (SELECT t::regclass AS relid UNION SELECT relid FROM pg_partition_tree(t::regclass)) p
             LEFT JOIN pg_stat_user_tables s ON s.relid = p.relid
-            GROUP BY t""", [TABLES])
+            GROUP BY t""",
+            [TABLES],
+        )
         tables = {name: {"bytes": size, "rows": rows} for name, size, rows in cursor.fetchall()}
         cursor.execute("SELECT pg_database_size(current_database())")
         database = cursor.fetchone()[0]
@@ -146,6 +163,7 @@ def postgres_figures() -> dict:
 
 
 # -- the simulation ------------------------------------------------------------------------------
+
 
 class Year:
     def __init__(self, args, days_list, games):
@@ -182,12 +200,18 @@ class Year:
         evicted = idle.idle_boards_evict(now=now.timestamp())
         evict_s = time.perf_counter() - t
         compared = sum(self.check_reads(board) for board in frozen)
-        return {"frozen": frozen, "reads_compared": compared, "freeze_s": round(freeze_s, 2), "evicted": len(evicted),
-                "evict_s": round(evict_s, 2)}
+        return {
+            "frozen": frozen,
+            "reads_compared": compared,
+            "freeze_s": round(freeze_s, 2),
+            "evicted": len(evicted),
+            "evict_s": round(evict_s, 2),
+        }
 
     def play(self, k: int, day) -> dict:
         """Day ``k``'s daily results (bulk) and index (the service's rebuild), then its numbered plays."""
         import _seed
+
         from leaderboard.boards.services import entries
         from tests.leaderboard_fixtures.timing import human_times
 
@@ -225,8 +249,8 @@ class Year:
         from django.db import transaction
 
         from games.deal import MAX_DEAL
-        from leaderboard.boards.services import entries
         from leaderboard.boards import index
+        from leaderboard.boards.services import entries
         from leaderboard.models import Submission
 
         rng = random.Random(f"numbered-{k}")
@@ -234,7 +258,7 @@ class Year:
         if not count:
             return 0
         players = rng.sample(range(1, self.args.players + 1), count)
-        recent = [d for d in self.days[:k - 1]]  # the days before this one, oldest first
+        recent = [d for d in self.days[: k - 1]]  # the days before this one, oldest first
         numbers = []
         for _ in players:
             if recent and rng.random() < 0.5:  # a recent day's deal: j days ago with weight 2^-j
@@ -269,8 +293,11 @@ class Year:
         rng = random.Random(board)
         sample = get_user_model().objects.filter(pk__in=rng.sample(range(1, players + 1), SAMPLE_PLAYERS))
         deep = max(players // 200, 2)
-        return {"top": reads.board_page(board, 1, 100), f"page {deep}": reads.board_page(board, deep, 100),
-                **{f"around {p.pk}": reads.board_around(board, p, 25) for p in sample}}
+        return {
+            "top": reads.board_page(board, 1, 100),
+            f"page {deep}": reads.board_page(board, deep, 100),
+            **{f"around {p.pk}": reads.board_around(board, p, 25) for p in sample},
+        }
 
     def snapshot(self, board: str) -> None:
         self.snapshots[board] = self._reads(board)
@@ -297,32 +324,58 @@ class Year:
         since = self.last_beat.timestamp() - self.args.idle_days * 86400
         expected = {board for board, played in self.played.items() if played > since}
         if figures["deal_boards"] != expected:
-            problems.append(f"numbered boards in Redis: {len(figures['deal_boards'])}, expected {len(expected)} "
-                            f"(extra {len(figures['deal_boards'] - expected)}, "
-                            f"missing {len(expected - figures['deal_boards'])})")
+            problems.append(
+                f"numbered boards in Redis: {len(figures['deal_boards'])}, expected {len(expected)} "
+                f"(extra {len(figures['deal_boards'] - expected)}, "
+                f"missing {len(expected - figures['deal_boards'])})"
+            )
         return problems
 
 
 # -- report ------------------------------------------------------------------------------------
+
 
 def mb(value: float) -> str:
     return f"{value / 2**20:,.1f}"
 
 
 def print_row(row: dict, header: bool = False) -> None:
-    columns = ["day", "date", "results", "freeze s", "evicted", "deal boards", "Redis db MiB", "open day MiB",
-               "numbered MiB", "versions MiB", "server MiB", "PG main MiB", "PG db MiB", "entries"]
+    columns = [
+        "day",
+        "date",
+        "results",
+        "freeze s",
+        "evicted",
+        "deal boards",
+        "Redis db MiB",
+        "open day MiB",
+        "numbered MiB",
+        "versions MiB",
+        "server MiB",
+        "PG main MiB",
+        "PG db MiB",
+        "entries",
+    ]
     if header:
         print(" | ".join(columns), flush=True)
         return
     kinds = row["redis"]["kinds"]
-    values = [row["day"], row["date"], f"{row['results']:,}", row["beat"]["freeze_s"], row["beat"]["evicted"],
-              row["redis"]["deal_indexes"], mb(row["redis"]["db_bytes"]),
-              mb(kinds.get("daily index", {}).get("bytes", 0)),
-              mb(kinds.get("deal index", {}).get("bytes", 0) + kinds.get("touched", {}).get("bytes", 0)),
-              mb(kinds.get("board versions", {}).get("bytes", 0)), mb(row["redis"]["server_used_memory"]),
-              mb(row["postgres"]["main_bytes"]), mb(row["postgres"]["database_bytes"]),
-              f"{row['postgres']['tables']['leaderboard_boardentry']['rows']:,}"]
+    values = [
+        row["day"],
+        row["date"],
+        f"{row['results']:,}",
+        row["beat"]["freeze_s"],
+        row["beat"]["evicted"],
+        row["redis"]["deal_indexes"],
+        mb(row["redis"]["db_bytes"]),
+        mb(kinds.get("daily index", {}).get("bytes", 0)),
+        mb(kinds.get("deal index", {}).get("bytes", 0) + kinds.get("touched", {}).get("bytes", 0)),
+        mb(kinds.get("board versions", {}).get("bytes", 0)),
+        mb(row["redis"]["server_used_memory"]),
+        mb(row["postgres"]["main_bytes"]),
+        mb(row["postgres"]["database_bytes"]),
+        f"{row['postgres']['tables']['leaderboard_boardentry']['rows']:,}",
+    ]
     print(" | ".join(str(v) for v in values), flush=True)
 
 
@@ -333,7 +386,7 @@ def flatness(rows: list[dict]) -> tuple[dict, list[str]]:
     same size (within 10%) every day."""
     if len(rows) < 3:
         return {}, ["too few days to see a steady state: run at least 3"]
-    tail = rows[-max(3, len(rows) // 3):]
+    tail = rows[-max(3, len(rows) // 3) :]
     steady = statistics.median(row["redis"]["db_bytes"] for row in tail)
     open_days = [row["redis"]["kinds"].get("daily index", {}).get("bytes", 0) for row in rows]
     open_day = statistics.median(open_days)
@@ -348,8 +401,13 @@ def flatness(rows: list[dict]) -> tuple[dict, list[str]]:
         if abs(size - open_day) > FLAT * open_day:
             problems.append(f"day {row['day']}: the open day's index {mb(size)} MiB, not {mb(open_day)} MiB")
     spread = [row["redis"]["db_bytes"] for row in rows if row["day"] >= 3]
-    return {"steady_db_bytes": steady, "steady_days": [row["day"] for row in tail],
-            "from_day_3_min": min(spread), "from_day_3_max": max(spread), "open_day_bytes": open_day}, problems
+    return {
+        "steady_db_bytes": steady,
+        "steady_days": [row["day"] for row in tail],
+        "from_day_3_min": min(spread),
+        "from_day_3_max": max(spread),
+        "open_day_bytes": open_day,
+    }, problems
 
 
 def extrapolate(rows: list[dict], args, boards_ever: int) -> dict:
@@ -357,7 +415,7 @@ def extrapolate(rows: list[dict], args, boards_ever: int) -> dict:
     PostgreSQL bytes per result, the disk a year needs."""
     last = rows[-1]
     scale = YEAR_PLAYERS / args.players
-    steady_rows = rows[-max(3, len(rows) // 3):]
+    steady_rows = rows[-max(3, len(rows) // 3) :]
 
     def kind(row, name):
         return row["redis"]["kinds"].get(name, {}).get("bytes", 0)
@@ -388,13 +446,19 @@ def extrapolate(rows: list[dict], args, boards_ever: int) -> dict:
     year_results = YEAR_DAYS * YEAR_PLAYERS * (1 + args.numbered)
     freeze = [row["beat"]["freeze_s"] for row in rows if row["beat"]["frozen"]]
     return {
-        "redis_steady_bytes": round(steady), "redis_open_day_bytes": round(open_day),
-        "redis_numbered_bytes": round(numbered), "redis_cached_pages_bytes": round(pages),
-        "redis_versions_after_a_year_bytes": round(versions_year), "boards_after_a_year": round(boards_a_year),
+        "redis_steady_bytes": round(steady),
+        "redis_open_day_bytes": round(open_day),
+        "redis_numbered_bytes": round(numbered),
+        "redis_cached_pages_bytes": round(pages),
+        "redis_versions_after_a_year_bytes": round(versions_year),
+        "boards_after_a_year": round(boards_a_year),
         "redis_steady_plus_versions_bytes": round(steady + versions_year),
-        "redis_goal_bytes": REDIS_GOAL, "redis_goal_met": steady + versions_year < REDIS_GOAL,
-        "postgres_bytes_per_result": round(per_result), "postgres_db_bytes_per_result": round(db_per_result),
-        "results_a_year": round(year_results), "postgres_bytes_a_year": round(per_result * year_results),
+        "redis_goal_bytes": REDIS_GOAL,
+        "redis_goal_met": steady + versions_year < REDIS_GOAL,
+        "postgres_bytes_per_result": round(per_result),
+        "postgres_db_bytes_per_result": round(db_per_result),
+        "results_a_year": round(year_results),
+        "postgres_bytes_a_year": round(per_result * year_results),
         "freeze_s_mean": round(statistics.mean(freeze), 2) if freeze else None,
         "freeze_s_at_a_million": round(statistics.mean(freeze) * scale, 1) if freeze else None,
     }
@@ -405,8 +469,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="5 days x 5,000 players, BOARD_IDLE_DAYS 2")
     parser.add_argument("--days", type=int)
     parser.add_argument("--players", type=int)
-    parser.add_argument("--numbered", type=float, default=0.05,
-                        help="plays of numbered deals a day, as a share of the players (default 0.05)")
+    parser.add_argument(
+        "--numbered",
+        type=float,
+        default=0.05,
+        help="plays of numbered deals a day, as a share of the players (default 0.05)",
+    )
     parser.add_argument("--idle-days", type=int, help="BOARD_IDLE_DAYS (default: the setting's, 7)")
     args = parser.parse_args()
     args.days = args.days or (5 if args.quick else 30)
@@ -429,12 +497,21 @@ def main() -> int:
     # the frozen days frozen and the open one open.
     first = days.today() - timedelta(days=args.days + 2)
     days_list = [first + timedelta(days=k) for k in range(args.days)]
-    results = {"machine": _stack.machine(), "days": args.days, "players": args.players,
-               "numbered_share": args.numbered, "board_idle_days": args.idle_days,
-               "first_day": days_list[0].isoformat(), "rows": []}
-    print(f"{args.days} days x {args.players:,} players, numbered plays {args.numbered:.0%} of the players a day, "
-          f"BOARD_IDLE_DAYS {args.idle_days}, days {days_list[0]} .. {days_list[-1]} "
-          f"(load {_stack.loadavg()})", flush=True)
+    results = {
+        "machine": _stack.machine(),
+        "days": args.days,
+        "players": args.players,
+        "numbered_share": args.numbered,
+        "board_idle_days": args.idle_days,
+        "first_day": days_list[0].isoformat(),
+        "rows": [],
+    }
+    print(
+        f"{args.days} days x {args.players:,} players, numbered plays {args.numbered:.0%} of the players a day, "
+        f"BOARD_IDLE_DAYS {args.idle_days}, days {days_list[0]} .. {days_list[-1]} "
+        f"(load {_stack.loadavg()})",
+        flush=True,
+    )
     client = redis_client()
     _seed.reset(client)
     _seed.players(args.players, tokens_every=args.players)
@@ -447,10 +524,17 @@ def main() -> int:
         timings = year.play(k, day)
         redis_now = redis_figures(client)
         problems += [f"day {k}: {p}" for p in year.check_redis(day, redis_now)]
-        row = {"day": k, "date": day.isoformat(), "results": year.results["daily"] + year.results["numbered"],
-               "numbered_results": year.results["numbered"], "beat": beat, "timings": timings,
-               "redis": {key: value for key, value in redis_now.items() if key != "deal_boards"},
-               "postgres": postgres_figures(), "loadavg": _stack.loadavg()}
+        row = {
+            "day": k,
+            "date": day.isoformat(),
+            "results": year.results["daily"] + year.results["numbered"],
+            "numbered_results": year.results["numbered"],
+            "beat": beat,
+            "timings": timings,
+            "redis": {key: value for key, value in redis_now.items() if key != "deal_boards"},
+            "postgres": postgres_figures(),
+            "loadavg": _stack.loadavg(),
+        }
         results["rows"].append(row)
         print_row(row)
     results["wall_s"] = round(time.perf_counter() - started)
@@ -464,23 +548,31 @@ def main() -> int:
         problems.append("no frozen day was read against its open reads")
     results["problems"] = problems
     x = results["extrapolation"]
-    print(f"\nsteady state of this Redis db: {mb(flat.get('steady_db_bytes', 0))} MiB "
-          f"(from day 3: {mb(flat.get('from_day_3_min', 0))} .. {mb(flat.get('from_day_3_max', 0))} MiB)")
-    print(f"a year of {YEAR_PLAYERS:,} players a day: Redis steady {mb(x['redis_steady_bytes'])} MiB "
-          f"(the open day {mb(x['redis_open_day_bytes'])}, numbered boards {mb(x['redis_numbered_bytes'])}, "
-          f"cached pages {mb(x['redis_cached_pages_bytes'])}) + board versions after a year "
-          f"{mb(x['redis_versions_after_a_year_bytes'])} MiB: goal < 2 GB "
-          f"{'met' if x['redis_goal_met'] else 'MISSED'}")
-    print(f"PostgreSQL {x['postgres_bytes_per_result']:,} bytes per result (main tables; "
-          f"{x['postgres_db_bytes_per_result']:,} for the whole database), "
-          f"{x['results_a_year']:,} results a year: {x['postgres_bytes_a_year'] / 2**30:,.0f} GiB a year; "
-          f"the freeze {x['freeze_s_mean']} s a day here, ~{x['freeze_s_at_a_million']} s at a million")
+    print(
+        f"\nsteady state of this Redis db: {mb(flat.get('steady_db_bytes', 0))} MiB "
+        f"(from day 3: {mb(flat.get('from_day_3_min', 0))} .. {mb(flat.get('from_day_3_max', 0))} MiB)"
+    )
+    print(
+        f"a year of {YEAR_PLAYERS:,} players a day: Redis steady {mb(x['redis_steady_bytes'])} MiB "
+        f"(the open day {mb(x['redis_open_day_bytes'])}, numbered boards {mb(x['redis_numbered_bytes'])}, "
+        f"cached pages {mb(x['redis_cached_pages_bytes'])}) + board versions after a year "
+        f"{mb(x['redis_versions_after_a_year_bytes'])} MiB: goal < 2 GB "
+        f"{'met' if x['redis_goal_met'] else 'MISSED'}"
+    )
+    print(
+        f"PostgreSQL {x['postgres_bytes_per_result']:,} bytes per result (main tables; "
+        f"{x['postgres_db_bytes_per_result']:,} for the whole database), "
+        f"{x['results_a_year']:,} results a year: {x['postgres_bytes_a_year'] / 2**30:,.0f} GiB a year; "
+        f"the freeze {x['freeze_s_mean']} s a day here, ~{x['freeze_s_at_a_million']} s at a million"
+    )
     _stack.save_results("year-quick" if args.quick else "year", results)
     if problems:
         print("\nFAILED:\n  " + "\n  ".join(problems))
         return 1
-    print("\nchecks passed: Redis holds the open day and the recent numbered boards only; its bytes flat at "
-          "the end and never above that from day 3")
+    print(
+        "\nchecks passed: Redis holds the open day and the recent numbered boards only; its bytes flat at "
+        "the end and never above that from day 3"
+    )
     return 0
 
 

@@ -178,8 +178,8 @@ class RedisCollector:
     def collect(self):
         from django_redis import get_redis_connection
 
-        from leaderboard.core import days
         from leaderboard.boards import index, order
+        from leaderboard.core import days
 
         queue = GaugeMetricFamily("easyharp_queue_length", "Tasks waiting in the broker's queue.", labels=["queue"])
         last_success = GaugeMetricFamily(

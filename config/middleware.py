@@ -35,4 +35,3 @@ class PagePolicyMiddleware(CSPMiddleware):
         if is_api(request) and response.get("Content-Type", "").startswith("application/json"):
             return response
         return super().process_response(request, response)
-

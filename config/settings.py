@@ -58,8 +58,7 @@ def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = No
     if normalised in _FALSE:
         return False
     raise ImproperlyConfigured(
-        f"Environment variable {name}={value!r} is not a boolean "
-        f"(use one of {sorted(_TRUE)} or {sorted(_FALSE)})."
+        f"Environment variable {name}={value!r} is not a boolean (use one of {sorted(_TRUE)} or {sorted(_FALSE)})."
     )
 
 
@@ -79,9 +78,7 @@ def env_int(
         try:
             result = int(value.strip(), 10)
         except ValueError:
-            raise ImproperlyConfigured(
-                f"Environment variable {name}={value!r} is not an integer."
-            ) from None
+            raise ImproperlyConfigured(f"Environment variable {name}={value!r} is not an integer.") from None
     if min_value is not None and result < min_value:
         raise ImproperlyConfigured(f"Environment variable {name}={result} is below {min_value}.")
     if max_value is not None and result > max_value:
@@ -149,9 +146,7 @@ DAILY_DEAL_SECRET = env_str("DAILY_DEAL_SECRET", "") or _DEV_DAILY_DEAL_SECRET
 if not DEBUG and DAILY_DEAL_SECRET == _DEV_DAILY_DEAL_SECRET:
     raise ImproperlyConfigured("DAILY_DEAL_SECRET must be set when DJANGO_DEBUG is off.")
 
-ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
-)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DJANGO_DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -334,8 +329,12 @@ CELERY_TASK_PUBLISH_RETRY = False
 # came back only after visibility_timeout (an hour). What a killed worker held is found by beat
 # instead, as it already was well within that hour: requeue_stale queues again a submission left
 # pending (STALE_PENDING_SECONDS) or verifying (STALE_VERIFYING_SECONDS).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5, "max_retries": 0,
-                                   "ack_emulation": False}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
+    "max_retries": 0,
+    "ack_emulation": False,
+}
 CELERY_BEAT_SCHEDULE = {
     "requeue-stale-submissions": {"task": "leaderboard.tasks.requeue_stale_submissions", "schedule": 15.0},
     "prepare-daily-deals": {"task": "leaderboard.tasks.prepare_daily_deals", "schedule": 3600.0},
@@ -495,8 +494,10 @@ STORAGES = {
 }
 if SERVE_STATIC:
     # Right after SecurityMiddleware: its redirect to HTTPS comes first, nothing else does.
-    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-                      "config.staticfiles.StaticFilesMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "config.staticfiles.StaticFilesMiddleware",
+    )
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
 

@@ -75,8 +75,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI from the project's static files (drf_spectacular_sidecar), its start-up script
     # a file too (the split view): nothing inline, nothing from a CDN, under the CSP.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/swagger_ui.html"),
-         name="swagger-ui"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="frontend/swagger_ui.html"),
+        name="swagger-ui",
+    ),
     path("api/", include("leaderboard.api.urls")),
     # The language switch (Django's set_language: a POST that sets the language cookie) and
     # the ES modules' translations (locale/*/djangojs.po), a classic script base.html loads.

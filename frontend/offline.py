@@ -5,9 +5,9 @@ It keeps the static files a game page runs on (the ES modules, the style sheet, 
 game page's shell (``/play/offline/``: the play page that deals the numbered deal named in its
 address), the JavaScript catalogue and the manifest; with them a numbered deal's page opens and
 plays offline, the engine being in the browser, and so does the start page (the installed app's),
-where the shell deals a practice deal and says that today's deal needs a connection. The version is a hash of those static files
-and of the worker's own template, so a deploy that changes any of them changes ``/sw.js``, which
-the browser then installs afresh (a new cache, the old one deleted).
+where the shell deals a practice deal and says that today's deal needs a connection. The
+version is a hash of those static files and of the worker's own template, so a deploy that
+changes any of them changes ``/sw.js``, which the browser then installs afresh (a new cache, the old one deleted).
 
 Reads only: files of this app, never the database.
 """

@@ -30,8 +30,10 @@ def _page(request, template: str, page: dict, status: int = 200, **extra):
         **extra,
         "page": {
             **page,
-            "user": {"username": user.username if user.is_authenticated else None,
-                     "authenticated": user.is_authenticated},
+            "user": {
+                "username": user.username if user.is_authenticated else None,
+                "authenticated": user.is_authenticated,
+            },
         },
     }
     return render(request, f"frontend/{template}", context, status=status)
@@ -51,8 +53,12 @@ def play_code(request, code: str):
     try:
         games.parse_code(code)
     except games.InvalidCode as exc:
-        return _page(request, "play.html", {"kind": "play", "daily": False, "code": None,
-                                             "error": games.render(exc.refusal, gettext)}, status=404)
+        return _page(
+            request,
+            "play.html",
+            {"kind": "play", "daily": False, "code": None, "error": games.render(exc.refusal, gettext)},
+            status=404,
+        )
     return _page(request, "play.html", {"kind": "play", "daily": False, "code": code})
 
 
@@ -65,8 +71,9 @@ def play_offline(request):
 def service_worker(request):
     """The service worker, from the site's root so that its scope covers every page (the
     header says so too, for a worker registered from a page under /play/)."""
-    response = render(request, "frontend/sw.js", offline.worker_context(),
-                      content_type="text/javascript; charset=utf-8")
+    response = render(
+        request, "frontend/sw.js", offline.worker_context(), content_type="text/javascript; charset=utf-8"
+    )
     response["Service-Worker-Allowed"] = "/"
     response["Cache-Control"] = "no-cache"  # the browser compares it at each visit
     return response
@@ -76,20 +83,30 @@ def manifest(request):
     """The web app manifest: the site installs as an app that opens on today's deal."""
     icon = "frontend/icons/icon-{}.png"
     body = {
-        "name": "Easy Harp Daily", "short_name": "Easy Harp",
+        "name": "Easy Harp Daily",
+        "short_name": "Easy Harp",
         "description": gettext("The deal of the day of Easy Harp solitaire, and its leaderboards."),
-        "lang": get_language(), "start_url": "/", "scope": "/", "display": "standalone",
-        "background_color": "#0e4a29", "theme_color": "#17643a",
+        "lang": get_language(),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0e4a29",
+        "theme_color": "#17643a",
         "icons": [
             {"src": static("frontend/icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
             {"src": static(icon.format(192)), "sizes": "192x192", "type": "image/png"},
             {"src": static(icon.format(512)), "sizes": "512x512", "type": "image/png"},
-            {"src": static(icon.format("maskable-512")), "sizes": "512x512", "type": "image/png",
-             "purpose": "maskable"},
+            {
+                "src": static(icon.format("maskable-512")),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
         ],
     }
-    return JsonResponse(body, content_type="application/manifest+json",
-                        json_dumps_params={"ensure_ascii": False, "indent": 1})
+    return JsonResponse(
+        body, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False, "indent": 1}
+    )
 
 
 @ensure_csrf_cookie
@@ -110,8 +127,12 @@ def calendar(request, month: str | None = None):
         try:
             date.fromisoformat(f"{month}-01")
         except ValueError:
-            return _page(request, "calendar.html", {"kind": "calendar", "month": None,
-                                                    "error": gettext("There is no such month.")}, status=404)
+            return _page(
+                request,
+                "calendar.html",
+                {"kind": "calendar", "month": None, "error": gettext("There is no such month.")},
+                status=404,
+            )
     return _page(request, "calendar.html", {"kind": "calendar", "month": month})
 
 
@@ -122,11 +143,13 @@ def replay(request, submission_id: int):
 
 def _players_only(view):
     """A page for signed-in players: anyone else logs in first and comes back."""
+
     @wraps(view)
     def page(request, *args, **kwargs):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), login_url="/login/")
         return view(request, *args, **kwargs)
+
     return page
 
 
@@ -154,8 +177,9 @@ def group_join(request, code: str):
 
 def _next_url(request) -> str:
     target = request.GET.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return "/"
     return target
 
@@ -175,8 +199,12 @@ def _rules_facts() -> dict:
     reader's way (1,220 / 1 220 / 1.220); counts that choose a plural form stay integers."""
     face_down = sum(range(COLUMNS))
     counts = {
-        "cards": DECK_SIZE, "columns": COLUMNS, "foundations": FOUNDATIONS, "face_down": face_down,
-        "stock": DECK_SIZE - face_down - COLUMNS, "undo_limit": HISTORY_LIMIT,
+        "cards": DECK_SIZE,
+        "columns": COLUMNS,
+        "foundations": FOUNDATIONS,
+        "face_down": face_down,
+        "stock": DECK_SIZE - face_down - COLUMNS,
+        "undo_limit": HISTORY_LIMIT,
         "won_score": DECK_SIZE * 10 + face_down * 5,
         "max_actions_per_second": settings.MAX_ACTIONS_PER_SECOND,
         "tempo_median_ms": settings.TEMPO_MIN_MEDIAN_MS,

@@ -84,15 +84,20 @@ class ReviewMixin:
 
     @admin.display(description=_("reasons"))
     def reasons_in_words(self, submission):
-        return format_html_join("", "<p>{}</p>", ((gettext(REASONS.get(code, code)),)
-                                                    for code in submission.flag_reasons)) or None
+        return (
+            format_html_join("", "<p>{}</p>", ((gettext(REASONS.get(code, code)),) for code in submission.flag_reasons))
+            or None
+        )
 
     @admin.display(description=_("tempo profile"))
     def tempo_profile(self, submission):
         if not submission.tempo:
             return None
-        rows = [(label, _profile_value(name, submission.tempo[name]), meaning)
-                for name, (label, meaning) in PROFILE_FIELDS.items() if name in submission.tempo]
+        rows = [
+            (label, _profile_value(name, submission.tempo[name]), meaning)
+            for name, (label, meaning) in PROFILE_FIELDS.items()
+            if name in submission.tempo
+        ]
         return render_to_string("admin/leaderboard/tempo_profile.html", {"rows": rows})
 
     @admin.display(description=_("think time per action"))
@@ -108,22 +113,36 @@ class ReviewMixin:
         for submission in queryset:
             moderation.submission_set_hidden(submission, True)
         count = len(queryset)
-        messages.success(request, ngettext("%(count)d result hidden.", "%(count)d results hidden.", count)
-                         % {"count": count})
+        messages.success(
+            request, ngettext("%(count)d result hidden.", "%(count)d results hidden.", count) % {"count": count}
+        )
 
     @admin.action(description=_("Reviewed: clear the flag (puts it on the boards)"), permissions=["change"])
     def clear_flag(self, request, queryset):
         for submission in queryset:
             moderation.submission_set_flagged(submission, False)
         count = len(queryset)
-        messages.success(request, ngettext("%(count)d flag cleared.", "%(count)d flags cleared.", count)
-                         % {"count": count})
+        messages.success(
+            request, ngettext("%(count)d flag cleared.", "%(count)d flags cleared.", count) % {"count": count}
+        )
 
 
 @admin.register(Submission)
 class SubmissionAdmin(ReviewMixin, admin.ModelAdmin):
-    list_display = ("id", "player", "deal_number", "daily_date", "status", "won", "moves", "score",
-                    "duration_ms", "hidden", "flagged", "submitted_at")
+    list_display = (
+        "id",
+        "player",
+        "deal_number",
+        "daily_date",
+        "status",
+        "won",
+        "moves",
+        "score",
+        "duration_ms",
+        "hidden",
+        "flagged",
+        "submitted_at",
+    )
     list_filter = ("status", "hidden", "flagged", "won", "daily_date")
     search_fields = ("player__username", "=deal_number", "=id")
     readonly_fields = [*(f.name for f in Submission._meta.fields), *ReviewMixin.review_fields]
@@ -139,8 +158,13 @@ class SubmissionAdmin(ReviewMixin, admin.ModelAdmin):
         for submission in queryset:
             moderation.submission_reverify(submission)
         count = queryset.count()
-        messages.info(request, ngettext("%(count)d submission queued for verification.",
-                                        "%(count)d submissions queued for verification.", count) % {"count": count})
+        messages.info(
+            request,
+            ngettext(
+                "%(count)d submission queued for verification.", "%(count)d submissions queued for verification.", count
+            )
+            % {"count": count},
+        )
 
 
 @admin.register(FlaggedSubmission)
@@ -156,15 +180,36 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
     ordering = ("-submitted_at", "-id")
     actions = ("clear_flag", "hide")
     fieldsets = (
-        (None, {"fields": ("player", "deal", "daily_date", "won", "moves", "score", "foundation", "duration",
-                           "hints", "undos", "submitted_at", "verified_at")}),
+        (
+            None,
+            {
+                "fields": (
+                    "player",
+                    "deal",
+                    "daily_date",
+                    "won",
+                    "moves",
+                    "score",
+                    "foundation",
+                    "duration",
+                    "hints",
+                    "undos",
+                    "submitted_at",
+                    "verified_at",
+                )
+            },
+        ),
         (_("Review"), {"fields": ReviewMixin.review_fields}),
     )
     readonly_fields = [name for _title, fieldset in fieldsets for name in fieldset["fields"]]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(
-            status=Submission.Status.VERIFIED, flagged=True, hidden=False).select_related("player", "attempt")
+        return (
+            super()
+            .get_queryset(request)
+            .filter(status=Submission.Status.VERIFIED, flagged=True, hidden=False)
+            .select_related("player", "attempt")
+        )
 
     @admin.display(description=_("deal"), ordering="deal_number")
     def deal(self, submission):
@@ -176,8 +221,9 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
 
     @admin.display(description=_("reasons"))
     def reasons_short(self, submission):
-        return format_html_join(mark_safe("<br>"), "{}", ((gettext(REASONS.get(code, code)),)
-                                                          for code in submission.flag_reasons))
+        return format_html_join(
+            mark_safe("<br>"), "{}", ((gettext(REASONS.get(code, code)),) for code in submission.flag_reasons)
+        )
 
     # A moderator of submissions moderates the queue too; nobody adds or deletes here.
     def has_view_permission(self, request, obj=None):
@@ -198,8 +244,11 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def get_urls(self):
-        moderate = path("<path:object_id>/moderate/", self.admin_site.admin_view(self.moderate_view),
-                        name=f"{self.opts.app_label}_{self.opts.model_name}_moderate")
+        moderate = path(
+            "<path:object_id>/moderate/",
+            self.admin_site.admin_view(self.moderate_view),
+            name=f"{self.opts.app_label}_{self.opts.model_name}_moderate",
+        )
         return [moderate, *super().get_urls()]
 
     def moderate_view(self, request, object_id):
@@ -221,8 +270,9 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
             message = gettext("The game of %(player)s on %(deal)s is hidden from every board.")
         else:
             return HttpResponseBadRequest(gettext("Unknown decision."))
-        self.message_user(request, message % {"player": submission.player, "deal": submission.attempt.deal_code},
-                          messages.SUCCESS)
+        self.message_user(
+            request, message % {"player": submission.player, "deal": submission.attempt.deal_code}, messages.SUCCESS
+        )
         return HttpResponseRedirect(reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist"))
 
 

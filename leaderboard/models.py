@@ -14,5 +14,15 @@ from .record.models import (
     Submission,
 )
 
-__all__ = ["ArchivedMonth", "Attempt", "BoardEntry", "DailyDeal", "FlaggedSubmission", "FrozenBoard", "Group",
-           "Membership", "PlayerStats", "Submission"]
+__all__ = [
+    "ArchivedMonth",
+    "Attempt",
+    "BoardEntry",
+    "DailyDeal",
+    "FlaggedSubmission",
+    "FrozenBoard",
+    "Group",
+    "Membership",
+    "PlayerStats",
+    "Submission",
+]

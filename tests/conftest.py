@@ -3,7 +3,6 @@
 import pytest
 import redis
 from django.conf import settings as django_settings
-
 from worker import Worker
 
 

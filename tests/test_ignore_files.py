@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize("name", [".gitignore", ".dockerignore"])
 def test_the_ignore_files_name_the_local_state_and_no_sqlite(name):
-    patterns = [line.strip() for line in (ROOT / name).read_text().splitlines()
-                if line.strip() and not line.startswith("#")]
+    patterns = [
+        line.strip() for line in (ROOT / name).read_text().splitlines() if line.strip() and not line.startswith("#")
+    ]
     assert [p for p in patterns if "sqlite" in p] == []
     assert {".local", ".venv"} <= {p.rstrip("/") for p in patterns}

@@ -27,7 +27,7 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import django
@@ -51,13 +51,19 @@ PROJECT = "Easy Harp Daily"
 # xgettext's keywords for Python and JavaScript plus the ones makemessages adds (in Babel's
 # spelling: None is the first argument, a tuple the singular and plural, (n, "c") a context).
 _KEYWORDS = {
-    "_": None, "gettext": None, "gettext_noop": None, "gettext_lazy": None,
-    "ngettext": (1, 2), "ngettext_lazy": (1, 2),
-    "pgettext": ((1, "c"), 2), "pgettext_lazy": ((1, "c"), 2),
-    "npgettext": ((1, "c"), 2, 3), "npgettext_lazy": ((1, "c"), 2, 3),
+    "_": None,
+    "gettext": None,
+    "gettext_noop": None,
+    "gettext_lazy": None,
+    "ngettext": (1, 2),
+    "ngettext_lazy": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "pgettext_lazy": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "npgettext_lazy": ((1, "c"), 2, 3),
 }
 #: Header dates are fixed: a catalogue changes only when its strings do.
-_FIXED_DATE = datetime(2026, 12, 2, tzinfo=timezone.utc)
+_FIXED_DATE = datetime(2026, 12, 2, tzinfo=UTC)
 
 
 @dataclass
@@ -94,8 +100,13 @@ def _messages(path: Path) -> Iterator[tuple[str | tuple[str, ...], str | None]]:
         method, source = "python", text
     else:
         method, source = "python", templatize(text, origin=str(path))
-    found = extract(method, io.BytesIO(source.encode("utf-8")), keywords=_KEYWORDS, comment_tags=(),
-                    options={"encoding": "utf-8", "parse_template_string": "true"})
+    found = extract(
+        method,
+        io.BytesIO(source.encode("utf-8")),
+        keywords=_KEYWORDS,
+        comment_tags=(),
+        options={"encoding": "utf-8", "parse_template_string": "true"},
+    )
     for _line, message, _comments, context in found:
         parts = message if isinstance(message, tuple) else (message,)
         if all(parts) and len(parts) <= 2:  # a literal (not a variable): what xgettext takes
@@ -152,8 +163,14 @@ def update() -> list[Path]:
             if path.exists():
                 catalog = read_po(path)
             else:
-                catalog = Catalog(locale=language, domain=domain, project=PROJECT, charset="utf-8",
-                                  creation_date=_FIXED_DATE, revision_date=_FIXED_DATE)
+                catalog = Catalog(
+                    locale=language,
+                    domain=domain,
+                    project=PROJECT,
+                    charset="utf-8",
+                    creation_date=_FIXED_DATE,
+                    revision_date=_FIXED_DATE,
+                )
             before = _content(catalog)
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             catalog.obsolete.clear()
@@ -244,9 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.catalogues",
         description="The translation catalogues (locale/) without GNU gettext: `update` merges the "
-                    "strings marked in the code into every .po (as makemessages), `compile` writes each "
-                    ".po as its .mo (as compilemessages), `check` fails when a string is missing, "
-                    "untranslated or fuzzy, or a .mo is stale. Needs Babel (requirements-dev.txt).",
+        "strings marked in the code into every .po (as makemessages), `compile` writes each "
+        ".po as its .mo (as compilemessages), `check` fails when a string is missing, "
+        "untranslated or fuzzy, or a .mo is stale. Needs Babel (requirements-dev.txt).",
     )
     parser.add_argument("job", choices=["update", "compile", "check"])
     job = parser.parse_args(argv).job

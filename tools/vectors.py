@@ -31,8 +31,22 @@ from pathlib import Path
 from typing import Any
 
 from games import (
-    ACTIONS, HISTORY_LIMIT, MESSAGES, Game, InvalidCode, Layout, Refusal, ReplayResult, card, deal,
-    format_action, format_code, malformed_refusal, parse_code, replay, replay_onto,
+    ACTIONS,
+    HISTORY_LIMIT,
+    MESSAGES,
+    Game,
+    InvalidCode,
+    Layout,
+    Refusal,
+    ReplayResult,
+    card,
+    deal,
+    format_action,
+    format_code,
+    malformed_refusal,
+    parse_code,
+    replay,
+    replay_onto,
 )
 from games.actions import COL_COL, COL_F, FOUND_COL, STOCK, WASTE_COL, WASTE_F
 from games.cards import NAME
@@ -63,10 +77,10 @@ def build_vectors() -> dict:
             "regenerate": REGENERATE,
             "history_limit": HISTORY_LIMIT,
             "refusal_digest": "sha256 of the lines '<action>\\t<refusal or empty>' joined by '\\n', "
-                              "for every action of the table in its order; a refusal is its JSON "
-                              "{\"args\": ..., \"code\": ...}, keys sorted, no spaces",
+            "for every action of the table in its order; a refusal is its JSON "
+            '{"args": ..., "code": ...}, keys sorted, no spaces',
             "refusals": "{code, args}: the reason code and its arguments, never words; "
-                        "results and wires leave out error, the words of their refusal",
+            "results and wires leave out error, the words of their refusal",
         },
         "messages": dict(MESSAGES),
         "suit_names": dict(SUIT_NAMES),
@@ -78,14 +92,11 @@ def build_vectors() -> dict:
         "positions": _positions(won_games),
         "replays": _replays(won_games),
         "won_games": [
-            {"deal": game["deal"], "actions": game["actions"],
-             "result": _result(replay(game["deal"], game["actions"]))}
+            {"deal": game["deal"], "actions": game["actions"], "result": _result(replay(game["deal"], game["actions"]))}
             for game in won_games
         ],
     }
-    vectors["meta"]["counts"] = {
-        key: len(value) for key, value in vectors.items() if isinstance(value, list)
-    }
+    vectors["meta"]["counts"] = {key: len(value) for key, value in vectors.items() if isinstance(value, list)}
     return vectors
 
 
@@ -99,14 +110,10 @@ def dump_vectors(vectors: dict) -> str:
         if isinstance(value, list):
             return "[\n" + ",\n".join("  " + compact(item) for item in value) + "\n ]"
         if isinstance(value, dict):
-            return "{\n" + ",\n".join(
-                f"  {compact(key)}: {compact(value[key])}" for key in sorted(value)
-            ) + "\n }"
+            return "{\n" + ",\n".join(f"  {compact(key)}: {compact(value[key])}" for key in sorted(value)) + "\n }"
         return compact(value)
 
-    return "{\n" + ",\n".join(
-        f" {compact(key)}: {block(vectors[key])}" for key in sorted(vectors)
-    ) + "\n}\n"
+    return "{\n" + ",\n".join(f" {compact(key)}: {block(vectors[key])}" for key in sorted(vectors)) + "\n}\n"
 
 
 def vectors_text() -> str:
@@ -146,34 +153,98 @@ def _deals() -> list[dict]:
     out = []
     for number in _deal_numbers():
         layout = deal(number)
-        out.append({
-            "number": number,
-            "codes": {mode: format_code(number, mode) for mode in ("N", "D")},
-            "columns": [[NAME[c] for c in col] for col in layout.columns],
-            "stock": [NAME[c] for c in layout.stock],
-        })
+        out.append(
+            {
+                "number": number,
+                "codes": {mode: format_code(number, mode) for mode in ("N", "D")},
+                "columns": [[NAME[c] for c in col] for col in layout.columns],
+                "stock": [NAME[c] for c in layout.stock],
+            }
+        )
     return out
 
 
 INVALID_CODES: tuple[object, ...] = (  # not all strings: JSON of any type
-    "EH1-N-AAAAAAA", "EH1-D-AAAAAAA", "EH1-N-AACEXHO", "EH1-N-ZZZZZZZ", "EH1-D-BAAAAAA",
-    "eh1-n-aaaaaaf", "EH1-n-AAAAAAF", "EH1-N-aaaaaaf", "EH1-N-AAAAAAf", "eh1-N-AAAAAAF",
-    "EH2-N-AAAAAAF", "EH0-N-AAAAAAF", "EH1-X-AAAAAAF", "EH1-ND-AAAAAAF", "EH1--AAAAAAF",
-    "EH1-N-AAAAAF", "EH1-N-AAAAAAAF", "EH1-N-", "EH1-N-AAAAAA1", "EH1-N-AAAAA-F",
-    "EH1-N-AAAAAAF ", " EH1-N-AAAAAAF", "EH1N-AAAAAAF", "EH1-NAAAAAAF", "EH1-N-AAAAAAF-",
-    "", "-", "--", "---", "EH1", "AAAAAAF", "5",
-    "EH1-N-AAAAAA\u00c9", "EH1-N-AAAAAA\u00e9", "EH1-N-AAAAAAE\u0301", "EH1-N-AAAAAA\U0001f600",
-    "EH1-N-AAAAAA\u0410", "EH1-N-\uff21\uff21\uff21\uff21\uff21\uff21\uff26", "EH1\u2011N\u2011AAAAAAF",
-    "EH1-N-AAAAAA\t", "EH1-N-AAA\nAAAF", "EH1-N-AAAAAA\x00", "EH1-N-AAAAAA\x7f", "EH1-N-AAAAAA\u00a0",
-    "EH1-N-AAAAAA\u200b", "EH1-N-AAAAAA\u2028", "EH1-N-AAAAAA\ue000", "EH1-N-AAAAAA\ud800",
-    "it's", 'say "hi"', "it's \"quoted\"", "back\\slash", "EH1-N-AAAAAA'", 'EH1-N-AAAAAA"',
-    5, 0, -1, 1.5, True, False, None, [], ["EH1-N-AAAAAAF"], {}, {"deal": "EH1-N-AAAAAAF"},
+    "EH1-N-AAAAAAA",
+    "EH1-D-AAAAAAA",
+    "EH1-N-AACEXHO",
+    "EH1-N-ZZZZZZZ",
+    "EH1-D-BAAAAAA",
+    "eh1-n-aaaaaaf",
+    "EH1-n-AAAAAAF",
+    "EH1-N-aaaaaaf",
+    "EH1-N-AAAAAAf",
+    "eh1-N-AAAAAAF",
+    "EH2-N-AAAAAAF",
+    "EH0-N-AAAAAAF",
+    "EH1-X-AAAAAAF",
+    "EH1-ND-AAAAAAF",
+    "EH1--AAAAAAF",
+    "EH1-N-AAAAAF",
+    "EH1-N-AAAAAAAF",
+    "EH1-N-",
+    "EH1-N-AAAAAA1",
+    "EH1-N-AAAAA-F",
+    "EH1-N-AAAAAAF ",
+    " EH1-N-AAAAAAF",
+    "EH1N-AAAAAAF",
+    "EH1-NAAAAAAF",
+    "EH1-N-AAAAAAF-",
+    "",
+    "-",
+    "--",
+    "---",
+    "EH1",
+    "AAAAAAF",
+    "5",
+    "EH1-N-AAAAAA\u00c9",
+    "EH1-N-AAAAAA\u00e9",
+    "EH1-N-AAAAAAE\u0301",
+    "EH1-N-AAAAAA\U0001f600",
+    "EH1-N-AAAAAA\u0410",
+    "EH1-N-\uff21\uff21\uff21\uff21\uff21\uff21\uff26",
+    "EH1\u2011N\u2011AAAAAAF",
+    "EH1-N-AAAAAA\t",
+    "EH1-N-AAA\nAAAF",
+    "EH1-N-AAAAAA\x00",
+    "EH1-N-AAAAAA\x7f",
+    "EH1-N-AAAAAA\u00a0",
+    "EH1-N-AAAAAA\u200b",
+    "EH1-N-AAAAAA\u2028",
+    "EH1-N-AAAAAA\ue000",
+    "EH1-N-AAAAAA\ud800",
+    "it's",
+    'say "hi"',
+    'it\'s "quoted"',
+    "back\\slash",
+    "EH1-N-AAAAAA'",
+    'EH1-N-AAAAAA"',
+    5,
+    0,
+    -1,
+    1.5,
+    True,
+    False,
+    None,
+    [],
+    ["EH1-N-AAAAAAF"],
+    {},
+    {"deal": "EH1-N-AAAAAAF"},
 )
 
 VALID_CODES = (
-    "EH1-N-AAAAAAB", "EH1-D-AAAAAAB", "EH1-N-AAAAAAF", "EH1-N-AAAAAAZ", "EH1-N-AAAAABA",
-    "EH1-D-AAAAABB", "EH1-N-AABAAAA", "EH1-N-AACEXHN", "EH1-D-AACEXHN", "EH1-N-AACEXHM",
-    "EH1-N-AAAFVPB", "EH1-D-AAABCDE",
+    "EH1-N-AAAAAAB",
+    "EH1-D-AAAAAAB",
+    "EH1-N-AAAAAAF",
+    "EH1-N-AAAAAAZ",
+    "EH1-N-AAAAABA",
+    "EH1-D-AAAAABB",
+    "EH1-N-AABAAAA",
+    "EH1-N-AACEXHN",
+    "EH1-D-AACEXHN",
+    "EH1-N-AACEXHM",
+    "EH1-N-AAAFVPB",
+    "EH1-D-AAABCDE",
 )
 
 
@@ -185,15 +256,25 @@ def _codes() -> list[dict]:
         except InvalidCode as exc:
             out.append({"code": code, "refusal": _refusal(exc.refusal)})
         else:
-            out.append({"code": code, "mode": parsed.mode, "number": parsed.number,
-                        "formatted": str(parsed)})
+            out.append({"code": code, "mode": parsed.mode, "number": parsed.number, "formatted": str(parsed)})
     return out
 
 
 def _format_code_errors() -> list[dict]:
     cases: list[tuple[Any, Any]] = [  # wrong types on purpose
-        (0, "N"), (1_000_000, "N"), (-1, "D"), (10**12, "D"), (5, "X"), (5, "n"), (5, ""),
-        (5, "ND"), (5, None), (0, "X"), ("5", "N"), (None, "N"), (1.5, "N"),
+        (0, "N"),
+        (1_000_000, "N"),
+        (-1, "D"),
+        (10**12, "D"),
+        (5, "X"),
+        (5, "n"),
+        (5, ""),
+        (5, "ND"),
+        (5, None),
+        (0, "X"),
+        ("5", "N"),
+        (None, "N"),
+        (1.5, "N"),
     ]
     out = []
     for number, mode in cases:
@@ -209,20 +290,123 @@ def _format_code_errors() -> list[dict]:
 # -- malformed actions ------------------------------------------------------------------------
 
 MALFORMED: tuple[object, ...] = (
-    "10>1", "0>1", "w>0", "f9>1", "1>1", " s", "S", "01>2", "1>2:14",
-    "", "s ", "s\n", "ss", "U", "W>f", "w>F", "w>10", "w", "w>", ">f", "f", "1>F", "1>f ", "1 >2",
-    "1>", ">1", "1>0", "9>10", "f0>1", "f1>0", "f1>f", "f1>w", "f1>10", "f10>1", "F1>2", "f>1",
-    "w>w", "1>w", "s>1", "u>1", "1-2", "1<2", "1=>2", "1>>2", "1>2>3", "w>f:2",
-    "1>1:1", "1>1:5", "1>1:13", "1>1:14", "2>2:0", "9>9:99", "5>5:01", "1>1:",
-    "1>2:0", "1>2:00", "1>2:01", "1>2:013", "1>2:1 ", "1>2:", "1>2: 3", "1>2:+3", "1>2:-1",
-    "1>2:3.0", "1>2:1e1", "1>2:99999999999999999999", "1>2:\u0663", "1>2:\uff11", "1>2:\u00b2",
-    "\uff11>2", "1>\u0662", "\u0661>\u0661", "1>2:K", "1>2:k", "f1>1:2", "w>1:1", "1>f:1",
-    "it's", 'say "hi"', "it's \"both\"", "back\\slash", "tab\t", "\r", "\x00", "\x1b", "\x7f",
-    "\x80", "\u00a0", "\u00e9", "\u200b", "\u2028", "\u2029", "\ufeff", "\ue000", "\U0010ffff",
-    "\U0001f600", "\u0378", "\ud800", "\udfff", "e\u0301", "\u00ad", "\u3000", "\u0085",
+    "10>1",
+    "0>1",
+    "w>0",
+    "f9>1",
+    "1>1",
+    " s",
+    "S",
+    "01>2",
+    "1>2:14",
+    "",
+    "s ",
+    "s\n",
+    "ss",
+    "U",
+    "W>f",
+    "w>F",
+    "w>10",
+    "w",
+    "w>",
+    ">f",
+    "f",
+    "1>F",
+    "1>f ",
+    "1 >2",
+    "1>",
+    ">1",
+    "1>0",
+    "9>10",
+    "f0>1",
+    "f1>0",
+    "f1>f",
+    "f1>w",
+    "f1>10",
+    "f10>1",
+    "F1>2",
+    "f>1",
+    "w>w",
+    "1>w",
+    "s>1",
+    "u>1",
+    "1-2",
+    "1<2",
+    "1=>2",
+    "1>>2",
+    "1>2>3",
+    "w>f:2",
+    "1>1:1",
+    "1>1:5",
+    "1>1:13",
+    "1>1:14",
+    "2>2:0",
+    "9>9:99",
+    "5>5:01",
+    "1>1:",
+    "1>2:0",
+    "1>2:00",
+    "1>2:01",
+    "1>2:013",
+    "1>2:1 ",
+    "1>2:",
+    "1>2: 3",
+    "1>2:+3",
+    "1>2:-1",
+    "1>2:3.0",
+    "1>2:1e1",
+    "1>2:99999999999999999999",
+    "1>2:\u0663",
+    "1>2:\uff11",
+    "1>2:\u00b2",
+    "\uff11>2",
+    "1>\u0662",
+    "\u0661>\u0661",
+    "1>2:K",
+    "1>2:k",
+    "f1>1:2",
+    "w>1:1",
+    "1>f:1",
+    "it's",
+    'say "hi"',
+    'it\'s "both"',
+    "back\\slash",
+    "tab\t",
+    "\r",
+    "\x00",
+    "\x1b",
+    "\x7f",
+    "\x80",
+    "\u00a0",
+    "\u00e9",
+    "\u200b",
+    "\u2028",
+    "\u2029",
+    "\ufeff",
+    "\ue000",
+    "\U0010ffff",
+    "\U0001f600",
+    "\u0378",
+    "\ud800",
+    "\udfff",
+    "e\u0301",
+    "\u00ad",
+    "\u3000",
+    "\u0085",
     # Not strings. No float with an integral value (1.0, 1e300): JSON cannot carry the
     # difference between 1.0 and 1 to JavaScript, which names both int (engine/actions.js pyTypeName).
-    3, 0, -1, 1.5, True, False, None, [], ["s"], {}, {"s": 1}, [[]],
+    3,
+    0,
+    -1,
+    1.5,
+    True,
+    False,
+    None,
+    [],
+    ["s"],
+    {},
+    {"s": 1},
+    [[]],
 )
 
 
@@ -331,8 +515,7 @@ def _position(game: Game, log: list[str], rng: random.Random, **where) -> dict:
         "snapshot": game.snapshot(),
         "legal_actions": game.legal_actions(),
         "taps": {
-            source: {"single": game.tap_destination(source, False),
-                     "double": game.tap_destination(source, True)}
+            source: {"single": game.tap_destination(source, False), "double": game.tap_destination(source, True)}
             for source in TAP_SOURCES
         },
         "refusals": _refusal_samples(game, rng),
@@ -346,8 +529,11 @@ def fresh_game(where: dict) -> Game:
     if "deal" in where:
         return Game.new(parse_code(where["deal"]).number)
     layout = where["layout"]
-    game = Game(Layout(0, tuple(tuple(card(c) for c in col) for col in layout["columns"]),
-                       tuple(card(c) for c in layout["stock"])))
+    game = Game(
+        Layout(
+            0, tuple(tuple(card(c) for c in col) for col in layout["columns"]), tuple(card(c) for c in layout["stock"])
+        )
+    )
     if "down" in layout:  # face-down counts other than a deal's (top card only face up)
         game.down = list(layout["down"])
     return game
@@ -416,6 +602,7 @@ def _positions(won_games: list[dict]) -> list[dict]:
 
 # -- replays ----------------------------------------------------------------------------------
 
+
 def _replays(won_games: list[dict]) -> list[dict]:
     cases: list[tuple[str, object, object, int | None]] = []
 
@@ -455,10 +642,8 @@ def _replays(won_games: list[dict]) -> list[dict]:
         kept = random_log(number, seed, steps, undo_rate=0)
         add(f"deal {number}: {len(kept)} actions, 100 undos", code, kept + ["u"] * 100)
         add(f"deal {number}: {len(kept)} actions, 101 undos", code, kept + ["u"] * 101)
-        add(f"deal {number}: {len(kept)} actions, 100 undos, redo by hand", code,
-            kept + ["u"] * 100 + kept[-100:])
-        add(f"deal {number}: undo in the middle, 100 deep", code,
-            kept[:60] + ["u"] * 30 + kept[30:] + ["u"] * 100)
+        add(f"deal {number}: {len(kept)} actions, 100 undos, redo by hand", code, kept + ["u"] * 100 + kept[-100:])
+        add(f"deal {number}: undo in the middle, 100 deep", code, kept[:60] + ["u"] * 30 + kept[30:] + ["u"] * 100)
 
     # Random games, and the same games broken by an illegal action at some index.
     rng = random.Random(4242)
@@ -479,18 +664,24 @@ def _replays(won_games: list[dict]) -> list[dict]:
         for extra in ("u", "s", "w>f"):
             add(f"{won['deal']}: {extra} after the win", won["deal"], won["actions"] + [extra])
 
-    return [
-        _replay_vector(name, code, actions, limit) for name, code, actions, limit in cases
-    ]
+    return [_replay_vector(name, code, actions, limit) for name, code, actions, limit in cases]
 
 
 def _replay_vector(name: str, code: object, actions: object, limit: int | None) -> dict:
     result = replay(code, actions, limit)
-    return {"name": name, "deal": code, "actions": actions, "history_limit": limit,
-            "result": _result(result), "wire": _wire(result), "refusal": _refusal(result.refusal)}
+    return {
+        "name": name,
+        "deal": code,
+        "actions": actions,
+        "history_limit": limit,
+        "result": _result(result),
+        "wire": _wire(result),
+        "refusal": _refusal(result.refusal),
+    }
 
 
 # -- won games --------------------------------------------------------------------------------
+
 
 def _won_games() -> list[dict]:
     """The first MAX_WON_GAMES games of tests/data/won_games.jsonl, when that file exists."""
@@ -512,11 +703,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.vectors",
         description="Write the browser engine's test vectors (built from the Python engine) to "
-                    f"{VECTORS_PATH.relative_to(ROOT)}; with --check, only compare and exit non-zero "
-                    "when the file on disk is stale.",
+        f"{VECTORS_PATH.relative_to(ROOT)}; with --check, only compare and exit non-zero "
+        "when the file on disk is stale.",
     )
-    parser.add_argument("--check", action="store_true",
-                        help="do not write: fail when the file differs from what the engine generates")
+    parser.add_argument(
+        "--check", action="store_true", help="do not write: fail when the file differs from what the engine generates"
+    )
     args = parser.parse_args(argv)
     text = vectors_text()
     where = VECTORS_PATH.relative_to(ROOT)

@@ -73,8 +73,11 @@ def _lookup(key: str) -> tuple | None:
     select_related cost more to compile than the query to run)."""
     columns = ", ".join(f'u."{User._meta.get_field(name).column}"' for name in USER_FIELDS)
     user_id = Token._meta.get_field("user").column
-    rows = sql.run(f'SELECT {columns} FROM "{Token._meta.db_table}" t INNER JOIN "{User._meta.db_table}" u '
-                   f'ON u."{User._meta.pk.column}" = t."{user_id}" WHERE t."key" = %s', [key])
+    rows = sql.run(
+        f'SELECT {columns} FROM "{Token._meta.db_table}" t INNER JOIN "{User._meta.db_table}" u '
+        f'ON u."{User._meta.pk.column}" = t."{user_id}" WHERE t."key" = %s',
+        [key],
+    )
     return tuple(rows[0]) if rows else None
 
 

@@ -33,8 +33,10 @@ def user_signup(*, username: str, password: str):
     except ValidationError as exc:
         raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
     if names.mixes_scripts(username):
-        raise Invalid(_("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
-                      code="username_mixed_scripts")
+        raise Invalid(
+            _("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
+            code="username_mixed_scripts",
+        )
     candidate.set_password(password)
     try:
         with transaction.atomic():  # the account, its stats row and its name's key, or none
@@ -55,8 +57,11 @@ def _taken(username: str) -> Conflict:
 
 
 def _looks_alike(username: str) -> Conflict:
-    return Conflict(_("The username %(username)s looks like another player's name: choose one that does not.")
-                    % {"username": repr(username)}, code="username_looks_alike")
+    return Conflict(
+        _("The username %(username)s looks like another player's name: choose one that does not.")
+        % {"username": repr(username)},
+        code="username_looks_alike",
+    )
 
 
 def _lock_username(username: str) -> None:

@@ -32,15 +32,22 @@ def api_exception_handler(exc, context):
         return Response(error_body(exc.code, exc.message, exc.detail), status=exc.status, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return Response(error_body("too_large", too_large_message(limit), {"limit_bytes": limit}),
-                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return Response(
+            error_body("too_large", too_large_message(limit), {"limit_bytes": limit}),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, DataError):  # a value PostgreSQL cannot take (a NUL character): the request's fault
-        return Response(error_body("invalid", gettext("The request holds a value that cannot be stored or looked up.")),
-                        status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            error_body("invalid", gettext("The request holds a value that cannot be stored or looked up.")),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, DatabaseError):
         log.error("database unavailable", exc_info=exc)
-        return Response(error_body("unavailable", UNAVAILABLE),
-                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
+        return Response(
+            error_body("unavailable", UNAVAILABLE),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
+        )
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
@@ -56,7 +63,8 @@ def api_exception_handler(exc, context):
 def too_large_message(limit: int) -> str:
     """The 413's words, the limit written the reader's way."""
     return gettext("The request body is larger than the limit of %(limit)s bytes.") % {
-        "limit": number_format(limit, force_grouping=True)}
+        "limit": number_format(limit, force_grouping=True)
+    }
 
 
 def _first_message(detail) -> str:
@@ -85,5 +93,6 @@ def api_not_found(request, path=""):
     """Any other path under /api/ keeps the API's error shape (DEBUG or not)."""
     from django.http import JsonResponse
 
-    return JsonResponse(error_body("not_found", gettext("No API endpoint at %(path)s.") % {"path": request.path}),
-                        status=404)
+    return JsonResponse(
+        error_body("not_found", gettext("No API endpoint at %(path)s.") % {"path": request.path}), status=404
+    )

@@ -3,12 +3,13 @@
 from rest_framework import serializers
 
 from ..groups.models import Group
-from .serializers import BoardRow
+from .board_serializers import BoardRow
 
 
 class GroupIn(serializers.Serializer):
-    name = serializers.CharField(max_length=Group._meta.get_field("name").max_length,
-                                 help_text="The group's name (spaces are tidied).")
+    name = serializers.CharField(
+        max_length=Group._meta.get_field("name").max_length, help_text="The group's name (spaces are tidied)."
+    )
 
 
 class JoinIn(serializers.Serializer):
@@ -82,8 +83,9 @@ class GroupBoardOut(serializers.Serializer):
     count = serializers.IntegerField(help_text="Members with a ranked result on the day.")
     page = serializers.IntegerField(required=False)
     page_size = serializers.IntegerField(required=False)
-    me = serializers.IntegerField(required=False, allow_null=True, help_text="The caller's rank in the group "
-                                                                           "(around=me).")
+    me = serializers.IntegerField(
+        required=False, allow_null=True, help_text="The caller's rank in the group (around=me)."
+    )
     results = GroupBoardRow(many=True, help_text="rank: within the group; day_rank: on the day's board.")
 
 
@@ -101,7 +103,8 @@ class StandingsOut(serializers.Serializer):
     group = serializers.IntegerField()
     month = serializers.CharField(help_text="YYYY-MM")
     days = serializers.IntegerField(help_text="Days of the month some member played.")
-    place_points = serializers.ListField(child=serializers.IntegerField(),
-                                         help_text="A day's points for 1st, 2nd, ... place in the group.")
+    place_points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="A day's points for 1st, 2nd, ... place in the group."
+    )
     played_points = serializers.IntegerField(help_text="A day's points for any later place.")
     results = StandingRow(many=True)

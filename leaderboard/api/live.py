@@ -84,10 +84,14 @@ def request_scope(request, board: str, group: int | None = None) -> Scope:
         if all(text.isascii() and text.isdigit() and len(text) <= _DIGITS for text in (page, size)):
             top = int(page) * int(size) <= cache.TOP_RANKS  # as reads.board_page caches it
     meta = request.META
-    credential = (f"{meta.get('HTTP_AUTHORIZATION', '')}\n{request.COOKIES.get(settings.SESSION_COOKIE_NAME, '')}"
-                  if personal else "")
-    what = "\n".join((meta.get("QUERY_STRING", ""), meta.get("HTTP_ACCEPT", ""),
-                      getattr(request, "LANGUAGE_CODE", ""), credential))
+    credential = (
+        f"{meta.get('HTTP_AUTHORIZATION', '')}\n{request.COOKIES.get(settings.SESSION_COOKIE_NAME, '')}"
+        if personal
+        else ""
+    )
+    what = "\n".join(
+        (meta.get("QUERY_STRING", ""), meta.get("HTTP_ACCEPT", ""), getattr(request, "LANGUAGE_CODE", ""), credential)
+    )
     return Scope(board, what, group, top, personal)
 
 

@@ -18,8 +18,10 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     if raw is None:
         return default
     if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:  # "²".isdigit() is True
-        raise Invalid(_("%(name)s must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
-                      code="invalid_parameter")
+        raise Invalid(
+            _("%(name)s must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
+            code="invalid_parameter",
+        )
     return int(raw)
 
 

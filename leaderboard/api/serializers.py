@@ -38,8 +38,12 @@ class ServerTimeField(serializers.SerializerMethodField):
     """The server's clock as it answers: the page sets its clock by it (its offset from the device's)."""
 
     def __init__(self, **kwargs):
-        super().__init__(method_name="get_server_time", help_text="The server's clock as it answered: the page "
-                         "shows an attempt's time from started_at by it, whatever the device's clock says.", **kwargs)
+        super().__init__(
+            method_name="get_server_time",
+            help_text="The server's clock as it answered: the page "
+            "shows an attempt's time from started_at by it, whatever the device's clock says.",
+            **kwargs,
+        )
 
 
 class ServerTimeMixin:
@@ -52,21 +56,24 @@ class DailyDealOut(ServerTimeMixin, serializers.Serializer):
     server_time = ServerTimeField()
     date = serializers.DateField()
     proven_winnable = serializers.BooleanField()
-    players = serializers.IntegerField(allow_null=True,
-                                       help_text="Ranked results on the day's board so far (null: not known now).")
+    players = serializers.IntegerField(
+        allow_null=True, help_text="Ranked results on the day's board so far (null: not known now)."
+    )
     closes_at = serializers.DateTimeField(help_text="The day's close: the next midnight UTC.")
     accepts_until = serializers.DateTimeField(help_text="Submissions are taken until the close plus a grace.")
     final = serializers.BooleanField(help_text="accepts_until has passed: the deal and every log are public.")
     code = serializers.CharField(allow_null=True, help_text="null until final.")
     number = serializers.IntegerField(allow_null=True, help_text="null until final.")
-    solution = serializers.ListField(child=serializers.CharField(), allow_null=True,
-                                     help_text="The solver's winning line; null until final.")
+    solution = serializers.ListField(
+        child=serializers.CharField(), allow_null=True, help_text="The solver's winning line; null until final."
+    )
     attempt = DailyAttemptOut(allow_null=True, help_text="The caller's latest attempt at this deal, if any.")
 
 
 class AttemptIn(serializers.Serializer):
-    deal = serializers.CharField(max_length=64, help_text='"daily" for today\'s deal, or a deal code, '
-                                                          'e.g. EH1-N-AAAAAAF.')
+    deal = serializers.CharField(
+        max_length=64, help_text='"daily" for today\'s deal, or a deal code, e.g. EH1-N-AAAAAAF.'
+    )
 
 
 class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
@@ -80,8 +87,20 @@ class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
 
     class Meta:
         model = Attempt
-        fields = ["id", "deal", "number", "daily_date", "started_at", "ranked", "practice", "hints",
-                  "submission", "closes_at", "accepts_until", "server_time"]
+        fields = [
+            "id",
+            "deal",
+            "number",
+            "daily_date",
+            "started_at",
+            "ranked",
+            "practice",
+            "hints",
+            "submission",
+            "closes_at",
+            "accepts_until",
+            "server_time",
+        ]
 
     def get_submission(self, attempt) -> int | None:
         sub = getattr(attempt, "submission", None)
@@ -96,18 +115,22 @@ class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
         return days.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
 
 
-@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 0},
-                      "maxItems": settings.SUBMISSION_MAX_ACTIONS})
+@extend_schema_field(
+    {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": settings.SUBMISSION_MAX_ACTIONS}
+)
 class TimesField(serializers.JSONField):
     """Taken as sent: the service checks the shape and answers with the index of the first bad time."""
 
 
 class SubmissionIn(serializers.Serializer):
     actions = serializers.JSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
-    times = TimesField(required=False, allow_null=True,
-                       help_text="When each action was played: whole ms since the attempt started (the browser's "
-                                 "monotonic clock), one per action, never decreasing. Required for the deal of the "
-                                 "day.")
+    times = TimesField(
+        required=False,
+        allow_null=True,
+        help_text="When each action was played: whole ms since the attempt started (the browser's "
+        "monotonic clock), one per action, never decreasing. Required for the deal of the "
+        "day.",
+    )
 
 
 class HintIn(serializers.Serializer):
@@ -136,23 +159,57 @@ class SubmissionOut(serializers.ModelSerializer):
     times = serializers.SerializerMethodField()
     tempo = serializers.SerializerMethodField()
     archived = serializers.BooleanField(
-        read_only=True, help_text="Its month was archived: the log is in the archive file, no longer here.")
+        read_only=True, help_text="Its month was archived: the log is in the archive file, no longer here."
+    )
     on_boards = serializers.BooleanField(
-        read_only=True, help_text="The result ranks: verified, not hidden by staff, not flagged, not a practice "
-                                  "game and no copy of another player's log (what the boards and streaks count).")
+        read_only=True,
+        help_text="The result ranks: verified, not hidden by staff, not flagged, not a practice "
+        "game and no copy of another player's log (what the boards and streaks count).",
+    )
     error = serializers.SerializerMethodField(
-        help_text="Why the log was rejected, in the reader's language (empty unless rejected).")
+        help_text="Why the log was rejected, in the reader's language (empty unless rejected)."
+    )
     error_code = serializers.SerializerMethodField(
-        help_text="The engine's reason code for the rejection (games.refusals), or null.")
+        help_text="The engine's reason code for the rejection (games.refusals), or null."
+    )
 
     class Meta:
         model = Submission
         fields = [
-            "id", "attempt", "player", "deal", "deal_number", "daily_date", "status", "started_at",
-            "submitted_at", "verified_at", "won", "score", "moves", "foundation", "undos",
-            "take_backs", "stock_passes", "waste_to_column", "duration_ms", "hints", "clean", "error_index",
-            "error", "error_code", "hidden", "flagged", "flag_reasons", "practice", "copy_of", "on_boards", "actions",
-            "times", "tempo", "archived",
+            "id",
+            "attempt",
+            "player",
+            "deal",
+            "deal_number",
+            "daily_date",
+            "status",
+            "started_at",
+            "submitted_at",
+            "verified_at",
+            "won",
+            "score",
+            "moves",
+            "foundation",
+            "undos",
+            "take_backs",
+            "stock_passes",
+            "waste_to_column",
+            "duration_ms",
+            "hints",
+            "clean",
+            "error_index",
+            "error",
+            "error_code",
+            "hidden",
+            "flagged",
+            "flag_reasons",
+            "practice",
+            "copy_of",
+            "on_boards",
+            "actions",
+            "times",
+            "tempo",
+            "archived",
         ]
 
     def _deal_visible(self, submission) -> bool:
@@ -186,117 +243,6 @@ class SubmissionOut(serializers.ModelSerializer):
         """The tempo profile (leaderboard.tempo.TempoProfile): for the owner and staff only."""
         viewer = self.context["request"].user
         return submission.tempo if viewer.is_staff or viewer.pk == submission.player_id else None
-
-
-class ResultFields(serializers.Serializer):
-    won = serializers.BooleanField()
-    moves = serializers.IntegerField()
-    score = serializers.IntegerField()
-    duration_ms = serializers.IntegerField()
-    clean = serializers.BooleanField()
-    hints = serializers.IntegerField(help_text="Hints counted by the server: a hinted result ranks after "
-                                               "every result without hints.")
-    submission = serializers.IntegerField()
-
-
-class BoardRow(ResultFields):
-    rank = serializers.IntegerField()
-    player = serializers.CharField()
-    submitted_at = serializers.DateTimeField()
-
-
-class BoardOut(serializers.Serializer):
-    board = serializers.CharField()
-    count = serializers.IntegerField()
-    page = serializers.IntegerField(required=False)
-    page_size = serializers.IntegerField(required=False)
-    me = serializers.IntegerField(required=False, allow_null=True, help_text="The caller's rank (around=me).")
-    results = BoardRow(many=True)
-
-
-class StreakFields(serializers.Serializer):
-    player = serializers.CharField()
-    daily_wins = serializers.IntegerField()
-    current_streak = serializers.IntegerField(help_text="Days won in a row (a ranked daily win each), up to today, "
-                                                        "or yesterday while today is open; else 0.")
-    best_streak = serializers.IntegerField(help_text="The most days won in a row.")
-
-
-class PlayerRow(StreakFields):
-    rank = serializers.IntegerField()
-
-
-class PlayersOut(serializers.Serializer):
-    count = serializers.IntegerField()
-    page = serializers.IntegerField()
-    page_size = serializers.IntegerField()
-    results = PlayerRow(many=True)
-
-
-class HistoryRow(ResultFields):
-    date = serializers.DateField()
-    rank = serializers.IntegerField(allow_null=True, help_text="null for a practice game.")
-    practice = serializers.BooleanField(help_text="A later try at the day's deal: verified, never ranked.")
-
-
-class BucketOut(serializers.Serializer):
-    low = serializers.IntegerField(help_text="The fewest moves in the bucket.")
-    high = serializers.IntegerField(help_text="The most moves in the bucket (included).")
-    count = serializers.IntegerField()
-
-
-class ProfileOut(StreakFields):
-    played_streak = serializers.IntegerField(help_text="Days played in a row (a ranked daily result each, won or "
-                                                       "given up), up to today, or yesterday while today is open.")
-    best_played_streak = serializers.IntegerField(help_text="The most days played in a row.")
-    joined = serializers.DateField()
-    played = serializers.IntegerField(help_text="Days with a ranked result on the day's board.")
-    won = serializers.IntegerField(help_text="Days of those won (the daily wins).")
-    win_rate = serializers.FloatField(allow_null=True, help_text="won / played; null before a first day played.")
-    moves_distribution = BucketOut(many=True, help_text="The moves of the won days (each by its fewest), "
-                                                        "in buckets of equal width, empty ones included.")
-    history = HistoryRow(many=True)
-
-
-class CalendarDayOut(serializers.Serializer):
-    date = serializers.DateField()
-    available = serializers.BooleanField(help_text="From the service's first deal of the day until today, "
-                                                   "when the day had a deal.")
-    final = serializers.BooleanField(help_text="The day's close plus the grace has passed: its deal's code, "
-                                               "its games' replays and playing it again are open.")
-    code = serializers.CharField(allow_null=True, help_text="The day's deal code; null until final.")
-    result = serializers.ChoiceField(
-        ["won", "lost", "practice", "none"], allow_null=True,
-        help_text="The caller's: won or lost (their ranked result on the day's board), practice (only a later "
-                  "try, or the deal played as a numbered deal), none; null when not signed in.")
-    submission = serializers.IntegerField(allow_null=True, help_text="The caller's result: the ranked one, "
-                                                                     "else the latest practice one.")
-    moves = serializers.IntegerField(allow_null=True, help_text="The moves of the caller's ranked result.")
-
-
-class CalendarOut(serializers.Serializer):
-    month = serializers.CharField(help_text="YYYY-MM")
-    today = serializers.DateField()
-    first_day = serializers.DateField(help_text="The service's first deal of the day.")
-    previous = serializers.CharField(allow_null=True, help_text="The month before (YYYY-MM) if it has days to show.")
-    next = serializers.CharField(allow_null=True, help_text="The month after (YYYY-MM) if it has begun.")
-    days = CalendarDayOut(many=True)
-
-
-class HistogramMeOut(serializers.Serializer):
-    won = serializers.BooleanField()
-    moves = serializers.IntegerField()
-    bucket = serializers.IntegerField(allow_null=True, help_text="The index of the bucket of a win ("
-                                                                 "\"you are here\"); null for a loss.")
-
-
-class HistogramOut(serializers.Serializer):
-    date = serializers.DateField()
-    board = serializers.CharField()
-    final = serializers.BooleanField()
-    winners = serializers.IntegerField(help_text="Won results on the day's board.")
-    buckets = BucketOut(many=True, help_text="The winners' moves in buckets of equal width, empty ones included.")
-    me = HistogramMeOut(allow_null=True, help_text="The caller's own entry on the board, if any.")
 
 
 class ErrorBody(serializers.Serializer):

@@ -146,6 +146,15 @@ class SignupThrottle(BaseThrottle):
 @unless_unreachable((1, 0))
 def _count_signup(key: str, now: float, per_hour: int, per_day: int) -> tuple[int, str]:
     client = get_redis_connection("default")
-    allowed, frees = client.eval(_SLIDING_WINDOW, 1, key, repr(now), repr(now - HOUR), repr(now - DAY),
-                                 per_hour, per_day, f"{now!r}:{uuid.uuid4().hex}")
+    allowed, frees = client.eval(
+        _SLIDING_WINDOW,
+        1,
+        key,
+        repr(now),
+        repr(now - HOUR),
+        repr(now - DAY),
+        per_hour,
+        per_day,
+        f"{now!r}:{uuid.uuid4().hex}",
+    )
     return int(allowed), frees.decode() if isinstance(frees, bytes) else str(frees)

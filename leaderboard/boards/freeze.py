@@ -30,16 +30,20 @@ _ENTRIES, _FROZEN = BoardEntry._meta.db_table, FrozenBoard._meta.db_table
 # The final ranks in one statement, in the index's order (``order.member``: equal keys by
 # submission time, then id), writing only the entries whose rank changed (a re-rank after a
 # late change moves the entries below it only).
-_RANK = (f'UPDATE "{_ENTRIES}" e SET "rank" = r.n FROM ('
-         f'SELECT "id", row_number() OVER (ORDER BY "rank_key", "submitted_at", "submission_id") AS n '
-         f'FROM "{_ENTRIES}" WHERE "board" = %s) r '
-         f'WHERE e."id" = r."id" AND e."rank" IS DISTINCT FROM r.n')
+_RANK = (
+    f'UPDATE "{_ENTRIES}" e SET "rank" = r.n FROM ('
+    f'SELECT "id", row_number() OVER (ORDER BY "rank_key", "submitted_at", "submission_id") AS n '
+    f'FROM "{_ENTRIES}" WHERE "board" = %s) r '
+    f'WHERE e."id" = r."id" AND e."rank" IS DISTINCT FROM r.n'
+)
 
 # Reads in plain SQL, as the hot reads of the index's misses (``rows``): compiling the ORM's
 # query cost as much as running it.
 _ROWS = f'{rows.SQL_JOIN} ON s."id" = e."submission_id"'
-_RANGE = (f'SELECT {rows.SQL_COLUMNS} FROM "{_ENTRIES}" e INNER JOIN {_ROWS} '
-          f'WHERE e."board" = %s AND e."rank" BETWEEN %s AND %s ORDER BY e."rank"')
+_RANGE = (
+    f'SELECT {rows.SQL_COLUMNS} FROM "{_ENTRIES}" e INNER JOIN {_ROWS} '
+    f'WHERE e."board" = %s AND e."rank" BETWEEN %s AND %s ORDER BY e."rank"'
+)
 # A player's rank by (board, player): then the range, its bounds known (one statement joining
 # both is planned for thousands of rows and scans the users).
 _RANK_OF = f'SELECT "rank" FROM "{_ENTRIES}" WHERE "board" = %s AND "player_id" = %s'
@@ -107,8 +111,11 @@ def days_freeze(day: date | None = None, now: datetime | None = None) -> list[st
         boards = [order.daily_board(day)]
     else:  # the days that had a deal (one small row a day), not a scan of the entries
         done = set(FrozenBoard.objects.values_list("board", flat=True))
-        boards = [board for board in map(order.daily_board, DailyDeal.objects.order_by("date")
-                                         .values_list("date", flat=True)) if board not in done]
+        boards = [
+            board
+            for board in map(order.daily_board, DailyDeal.objects.order_by("date").values_list("date", flat=True))
+            if board not in done
+        ]
     frozen = [board for board in boards if is_final(board, now) and board_freeze(board, now) is not None]
     recent = FrozenBoard.objects.filter(frozen_at__gte=(now or timezone.now()) - timedelta(days=2))
     for board in recent.values_list("board", flat=True):
@@ -118,6 +125,7 @@ def days_freeze(day: date | None = None, now: datetime | None = None) -> list[st
 
 
 # -- the frozen boards' changes and reads -----------------------------------------------------
+
 
 def frozen_boards(boards: list[str]) -> set[str]:
     """The frozen boards among ``boards`` (no query unless one is a final day's)."""
@@ -181,11 +189,14 @@ def frozen_around(board: str, player_id: int, radius: int) -> tuple[int | None, 
     offset = max(rank - radius, 0)
     return rank, offset, frozen_rows(board, offset, 2 * radius + 1)
 
-_PLAYERS = (f'SELECT "player_id", "rank" - 1, "submission_id" FROM "{_ENTRIES}" '
-            f'WHERE "board" = %s AND "player_id" = ANY(%s::bigint[]) AND "rank" IS NOT NULL ORDER BY "rank"')
+
+_PLAYERS = (
+    f'SELECT "player_id", "rank" - 1, "submission_id" FROM "{_ENTRIES}" '
+    f'WHERE "board" = %s AND "player_id" = ANY(%s::bigint[]) AND "rank" IS NOT NULL ORDER BY "rank"'
+)
 
 
 def frozen_players(board: str, player_ids: list[int]) -> list[tuple[int, int, int]]:
     """``(player id, 0-based rank, submission id)`` of the given players' entries on a frozen
     board, in rank order (a group's board of a closed day): by (board, player), no ranking pass."""
-    return [tuple(row) for row in sql.run(_PLAYERS, [board, "{%s}" % ",".join(str(int(p)) for p in player_ids)])]
+    return [tuple(row) for row in sql.run(_PLAYERS, [board, sql.bigint_array(player_ids)])]

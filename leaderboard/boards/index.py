@@ -152,8 +152,9 @@ return 0
 # Rows are a cache of PostgreSQL's (readers fill what is missing): a board's rows live this long
 # after their last write, so a closed day's rows leave memory while its ranks stay.
 ROWS_SECONDS = 2 * 24 * 3600
-_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA = (script.replace("ROWS_SECONDS", str(ROWS_SECONDS))
-                                          for script in (_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA))
+_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA = (
+    script.replace("ROWS_SECONDS", str(ROWS_SECONDS)) for script in (_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA)
+)
 
 
 def _script(text: str) -> Script:
@@ -163,7 +164,8 @@ def _script(text: str) -> Script:
 
 
 _SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS = map(
-    _script, (_SET_LUA, _PAGE_LUA, _AROUND_LUA, _RANK_LUA, _FILL_LUA, _UPSERT_MANY_LUA, _PLAYERS_LUA))
+    _script, (_SET_LUA, _PAGE_LUA, _AROUND_LUA, _RANK_LUA, _FILL_LUA, _UPSERT_MANY_LUA, _PLAYERS_LUA)
+)
 
 
 class NotReady(Exception):

@@ -44,12 +44,14 @@ def rank_key(won: bool, moves: int, score: int, duration_ms: int, foundation: in
     else:
         missing = DECK - min(max(foundation, 0), DECK)
         body = (((((missing << MOVES_BITS) | moves) << SCORE_BITS) | points) << LOST_SECONDS_BITS) | min(
-            seconds, LOST_SECONDS_CAP)
+            seconds, LOST_SECONDS_CAP
+        )
     return (tier << BODY_BITS) | body
 
 
 class RankParts(NamedTuple):
     """What a rank key holds, each value as capped: a win has every card home."""
+
     won: bool
     hinted: bool
     moves: int

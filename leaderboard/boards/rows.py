@@ -29,9 +29,9 @@ SQL_COLUMNS = (
     's."id", u."username", s."won", s."moves", s."score", s."duration_ms", s."clean", s."hints", '
     """to_char(s."submitted_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') """
     """|| CASE WHEN date_trunc('second', s."submitted_at") = s."submitted_at" THEN '' """
-    """ELSE to_char(s."submitted_at" AT TIME ZONE 'UTC', '.US') END || '+00:00'""")
-SQL_JOIN = (f'"{Submission._meta.db_table}" s INNER JOIN "{User._meta.db_table}" u '
-            f'ON s."player_id" = u."id"')
+    """ELSE to_char(s."submitted_at" AT TIME ZONE 'UTC', '.US') END || '+00:00'"""
+)
+SQL_JOIN = f'"{Submission._meta.db_table}" s INNER JOIN "{User._meta.db_table}" u ON s."player_id" = u."id"'
 
 
 def render(values) -> bytes:
@@ -47,8 +47,10 @@ def of_submissions(submission_ids) -> dict[int, bytes]:
     array parameter (compiling the ORM query cost as much as running it)."""
     if not submission_ids:
         return {}
-    values = sql.run(f'SELECT {SQL_COLUMNS} FROM {SQL_JOIN} WHERE s."id" = ANY(%s::bigint[])',
-                     ["{%s}" % ",".join(str(int(sid)) for sid in submission_ids)])
+    values = sql.run(
+        f'SELECT {SQL_COLUMNS} FROM {SQL_JOIN} WHERE s."id" = ANY(%s::bigint[])',
+        [sql.bigint_array(submission_ids)],
+    )
     return {row[0]: render(row) for row in values}
 
 

@@ -39,14 +39,12 @@ _NO_INDEX = object()
 _ENTRIES = BoardEntry._meta.db_table
 # PostgreSQL: the given players' entries with their 0-based ranks, from one ranking pass over
 # the board (small boards only).
-_RECORD_PLAYERS = (f'SELECT "player_id", "place", "submission_id" FROM (SELECT "player_id", "submission_id", '
-                   f'row_number() OVER (ORDER BY "rank_key", "submitted_at", "submission_id") - 1 AS "place" '
-                   f'FROM "{_ENTRIES}" WHERE "board" = %s) ranked '
-                   f'WHERE "player_id" = ANY(%s::bigint[]) ORDER BY "place"')
-
-
-def _player_ids(player_ids: list[int]) -> str:
-    return "{%s}" % ",".join(str(int(pid)) for pid in player_ids)
+_RECORD_PLAYERS = (
+    f'SELECT "player_id", "place", "submission_id" FROM (SELECT "player_id", "submission_id", '
+    f'row_number() OVER (ORDER BY "rank_key", "submitted_at", "submission_id") - 1 AS "place" '
+    f'FROM "{_ENTRIES}" WHERE "board" = %s) ranked '
+    f'WHERE "player_id" = ANY(%s::bigint[]) ORDER BY "place"'
+)
 
 
 def _rows_of(submission_ids: list[int]) -> list[bytes | None]:
@@ -96,13 +94,15 @@ class RecordSource:
 
     def __init__(self, board: str):
         if rebuild.is_big(board):
-            raise Unavailable(gettext("This board's ranking is being rebuilt: try again in a few seconds."),
-                              code="ranking_unavailable")
+            raise Unavailable(
+                gettext("This board's ranking is being rebuilt: try again in a few seconds."),
+                code="ranking_unavailable",
+            )
         self.board = board
 
     def _page_ids(self, offset: int, limit: int) -> tuple[list[int], int]:
         found = BoardEntry.objects.filter(board=self.board).order_by(*BOARD_ORDER)
-        return list(found.values_list("submission_id", flat=True)[offset:offset + limit]), found.count()
+        return list(found.values_list("submission_id", flat=True)[offset : offset + limit]), found.count()
 
     def size(self) -> int:
         return BoardEntry.objects.filter(board=self.board).count()
@@ -116,10 +116,15 @@ class RecordSource:
         if entry is None:
             return None
         key, at, sid = entry.rank_key, entry.submitted_at, entry.submission_id
-        return BoardEntry.objects.filter(board=self.board).filter(
-            Q(rank_key__lt=key) | Q(rank_key=key, submitted_at__lt=at)
-            | Q(rank_key=key, submitted_at=at, submission_id__lt=sid)
-        ).count()
+        return (
+            BoardEntry.objects.filter(board=self.board)
+            .filter(
+                Q(rank_key__lt=key)
+                | Q(rank_key=key, submitted_at__lt=at)
+                | Q(rank_key=key, submitted_at=at, submission_id__lt=sid)
+            )
+            .count()
+        )
 
     def around(self, player_id: int, radius: int) -> tuple[int | None, int, Rows, int]:
         rank = self.rank(player_id)
@@ -128,7 +133,7 @@ class RecordSource:
         return rank, offset, _rows_of(ids), total
 
     def players(self, player_ids: list[int]) -> list[tuple[int, int, bytes]]:
-        ranked = sql.run(_RECORD_PLAYERS, [self.board, _player_ids(player_ids)])
+        ranked = sql.run(_RECORD_PLAYERS, [self.board, sql.bigint_array(player_ids)])
         shown = rows.of_submissions([sid for _, _, sid in ranked])
         return [(player, rank, shown[sid]) for player, rank, sid in ranked if sid in shown]
 

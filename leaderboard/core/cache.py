@@ -82,6 +82,7 @@ def unless_unreachable(answer):
     """Decorate a function that calls Redis directly (a pipeline, a script) to answer ``answer``
     when Redis is unreachable, logged, as the cache's own calls answer a miss: the cache is an
     optimisation, and a player must still be able to submit while Redis is down."""
+
     def wrap(function):
         @functools.wraps(function)
         def safe(*args, **kwargs):
@@ -90,7 +91,9 @@ def unless_unreachable(answer):
             except (redis.ConnectionError, redis.TimeoutError):
                 log.warning("Redis unreachable: %s answered %r", function.__qualname__, answer, exc_info=True)
                 return answer
+
         return safe
+
     return wrap
 
 
@@ -136,7 +139,8 @@ def cached_at(board: str, part: str, compute, *, last_rank: int | None = None) -
     if isinstance(stored, tuple) and len(stored) == 4:
         stored_version, stored_top, computed_at, value = stored
         if stored_version == version or (
-                top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS):
+            top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS
+        ):
             return value, stored_version, stored_top
     value = compute()
     cache.set(key, (version, top_version, now, value), PAGE_SECONDS)

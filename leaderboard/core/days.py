@@ -5,8 +5,7 @@ A day is a UTC date. Its deal takes ranked games until its close (the next midni
 DAILY_GRACE_SECONDS; after that the day is final: its deal, solution and every log are public.
 """
 
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
@@ -19,12 +18,12 @@ def today() -> date:
 
 def day_of(moment: datetime) -> date:
     """The UTC date of an aware ``moment``."""
-    return moment.astimezone(dt_timezone.utc).date()
+    return moment.astimezone(UTC).date()
 
 
 def as_utc_datetime(day: date) -> datetime:
     """Midnight UTC at the start of ``day``."""
-    return datetime(day.year, day.month, day.day, tzinfo=dt_timezone.utc)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def day_closed(day: date) -> bool:

@@ -37,8 +37,10 @@ class JSONBytesResponse(Response):
     @property
     def rendered_content(self):
         renderer = getattr(self, "accepted_renderer", None)
-        if type(renderer) is JSONRenderer and \
-                renderer.get_indent(self.accepted_media_type, self.renderer_context) is None:
+        if (
+            type(renderer) is JSONRenderer
+            and renderer.get_indent(self.accepted_media_type, self.renderer_context) is None
+        ):
             self["Content-Type"] = self.content_type or renderer.media_type  # JSON has no charset
             return self.body
         return super().rendered_content

@@ -64,30 +64,45 @@ def groups_shared(viewer, username: str) -> list[dict]:
     if username == viewer.username:
         return groups_of(viewer)
     theirs = Membership.objects.filter(player__username=username, player__is_active=True)
-    return _listed(viewer, Membership.objects.filter(
-        player=viewer, group__in=theirs.values("group")))
+    return _listed(viewer, Membership.objects.filter(player=viewer, group__in=theirs.values("group")))
 
 
 def _listed(viewer, memberships) -> list[dict]:
-    groups = (Group.objects.filter(pk__in=memberships.values("group"))
-              .annotate(member_count=Count("memberships")).select_related("owner"))
+    groups = (
+        Group.objects.filter(pk__in=memberships.values("group"))
+        .annotate(member_count=Count("memberships"))
+        .select_related("owner")
+    )
     joined = dict(Membership.objects.filter(player=viewer, group__in=groups).values_list("group_id", "joined_at"))
-    rows = [{"id": g.pk, "name": g.name, "owner": g.owner.username, "members": g.member_count,
-             "is_owner": g.owner_id == viewer.pk, "joined_at": joined.get(g.pk)} for g in groups]
+    rows = [
+        {
+            "id": g.pk,
+            "name": g.name,
+            "owner": g.owner.username,
+            "members": g.member_count,
+            "is_owner": g.owner_id == viewer.pk,
+            "joined_at": joined.get(g.pk),
+        }
+        for g in groups
+    ]
     return sorted(rows, key=lambda row: (row["joined_at"] is None, row["joined_at"], row["id"]))
 
 
 def group_detail(group: Group, viewer) -> dict:
     """The group as a member sees it: its members (the owner marked) and, for the owner, the
     invite's code and link."""
-    members = (Membership.objects.filter(group=group).select_related("player")
-               .order_by("joined_at", "pk"))
+    members = Membership.objects.filter(group=group).select_related("player").order_by("joined_at", "pk")
     is_owner = group.owner_id == viewer.pk
     return {
-        "id": group.pk, "name": group.name, "owner": group.owner.username, "created_at": group.created_at,
+        "id": group.pk,
+        "name": group.name,
+        "owner": group.owner.username,
+        "created_at": group.created_at,
         "is_owner": is_owner,
-        "members": [{"player": m.player.username, "joined_at": m.joined_at, "owner": m.player_id == group.owner_id}
-                    for m in members],
+        "members": [
+            {"player": m.player.username, "joined_at": m.joined_at, "owner": m.player_id == group.owner_id}
+            for m in members
+        ],
         "invite": invite_of(group) if is_owner else None,
     }
 
@@ -101,17 +116,30 @@ def invite_of(group: Group) -> dict | None:
 def invite_preview(code: str, viewer) -> dict:
     """What the invite link shows before joining: the group's name, owner and size (whoever
     holds the link may join anyway), never its members. The group's id only for members."""
-    group = (Group.objects.filter(invite_code=code).select_related("owner")
-             .annotate(member_count=Count("memberships")).first() if code else None)
+    group = (
+        Group.objects.filter(invite_code=code)
+        .select_related("owner")
+        .annotate(member_count=Count("memberships"))
+        .first()
+        if code
+        else None
+    )
     if group is None:
-        raise NotFound(gettext("This invite link is not valid: it may have been revoked or replaced."),
-                       code="invalid_invite")
+        raise NotFound(
+            gettext("This invite link is not valid: it may have been revoked or replaced."), code="invalid_invite"
+        )
     member = Membership.objects.filter(group=group, player=viewer).exists()
-    return {"name": group.name, "owner": group.owner.username, "members": group.member_count,
-            "member": member, "id": group.pk if member else None}
+    return {
+        "name": group.name,
+        "owner": group.owner.username,
+        "members": group.member_count,
+        "member": member,
+        "id": group.pk if member else None,
+    }
 
 
 # -- standings ------------------------------------------------------------------------------
+
 
 def place_points(place: int) -> int:
     """A day's points for a place in the group (1-based)."""
@@ -126,10 +154,15 @@ def group_standings(group: Group, month: date) -> dict:
     days_in_month = monthrange(month.year, month.month)[1]
     boards = [daily_board(month.replace(day=d)) for d in range(1, days_in_month + 1)]
     members = dict(Membership.objects.filter(group=group).values_list("player_id", "player__username"))
-    entries = (BoardEntry.objects.filter(board__in=boards, player_id__in=list(members))
-               .annotate(place=Window(RowNumber(), partition_by=[F("board")],
-                                      order_by=[F("rank_key"), F("submitted_at"), F("submission_id")]))
-               .values_list("player_id", "board", "place", "submission__won"))
+    entries = (
+        BoardEntry.objects.filter(board__in=boards, player_id__in=list(members))
+        .annotate(
+            place=Window(
+                RowNumber(), partition_by=[F("board")], order_by=[F("rank_key"), F("submitted_at"), F("submission_id")]
+            )
+        )
+        .values_list("player_id", "board", "place", "submission__won")
+    )
     totals = {pid: {"points": 0, "firsts": 0, "won": 0, "days_played": 0, "places": 0} for pid in members}
     played_days = set()
     for player_id, board, place, won in entries:
@@ -144,16 +177,34 @@ def group_standings(group: Group, month: date) -> dict:
     for player_id, total in totals.items():
         played = total.pop("days_played")
         places = total.pop("places")
-        rows.append({"player": members[player_id], **total, "days_played": played,
-                     "average_place": round(places / played, 2) if played else None})
-    rows.sort(key=lambda r: (-r["points"], -r["firsts"],
-                             r["average_place"] if r["average_place"] is not None else float("inf"), r["player"]))
-    return {"group": group.pk, "month": month.strftime("%Y-%m"), "days": len(played_days),
-            "place_points": list(PLACE_POINTS), "played_points": PLAYED_POINTS,
-            "results": [{"rank": i + 1, **row} for i, row in enumerate(rows)]}
+        rows.append(
+            {
+                "player": members[player_id],
+                **total,
+                "days_played": played,
+                "average_place": round(places / played, 2) if played else None,
+            }
+        )
+    rows.sort(
+        key=lambda r: (
+            -r["points"],
+            -r["firsts"],
+            r["average_place"] if r["average_place"] is not None else float("inf"),
+            r["player"],
+        )
+    )
+    return {
+        "group": group.pk,
+        "month": month.strftime("%Y-%m"),
+        "days": len(played_days),
+        "place_points": list(PLACE_POINTS),
+        "played_points": PLAYED_POINTS,
+        "results": [{"rank": i + 1, **row} for i, row in enumerate(rows)],
+    }
 
 
 # -- the group's day board ------------------------------------------------------------------
+
 
 def group_board_page(group_id: int, members: list[int], day: date, page: int, page_size: int) -> bytes:
     """One page of the board of ``day`` of the group of ``members`` (ids), as the API's JSON:
@@ -161,9 +212,15 @@ def group_board_page(group_id: int, members: list[int], day: date, page: int, pa
     board = daily_board(day)
     ranked = board_reads.players_ranked(board, members)
     offset = (page - 1) * page_size
-    head = {"board": board, "group": group_id, "members": len(members), "count": len(ranked),
-            "page": page, "page_size": page_size}
-    return _board_json(head, offset, ranked[offset:offset + page_size])
+    head = {
+        "board": board,
+        "group": group_id,
+        "members": len(members),
+        "count": len(ranked),
+        "page": page,
+        "page_size": page_size,
+    }
+    return _board_json(head, offset, ranked[offset : offset + page_size])
 
 
 def group_board_around(group_id: int, members: list[int], day: date, viewer, radius: int) -> bytes:
@@ -173,9 +230,14 @@ def group_board_around(group_id: int, members: list[int], day: date, viewer, rad
     ranked = board_reads.players_ranked(board, members)
     mine = next((i for i, (player_id, _, _) in enumerate(ranked) if player_id == viewer.pk), None)
     offset = max(mine - radius, 0) if mine is not None else 0
-    rows = ranked[offset:offset + 2 * radius + 1] if mine is not None else []
-    head = {"board": board, "group": group_id, "members": len(members), "count": len(ranked),
-            "me": None if mine is None else mine + 1}
+    rows = ranked[offset : offset + 2 * radius + 1] if mine is not None else []
+    head = {
+        "board": board,
+        "group": group_id,
+        "members": len(members),
+        "count": len(ranked),
+        "me": None if mine is None else mine + 1,
+    }
     return _board_json(head, offset, rows)
 
 
@@ -183,7 +245,8 @@ def _board_json(head: dict, offset: int, rows) -> bytes:
     """``head`` and its ``"results"``: each stored row (rank aside, ``boards.rows``) after its
     rank in the group and its rank on the day (both 1-based)."""
     start = json_bytes({**head, "results": []})  # ends with '[]}'
-    ranked = [b'{"rank":%d,"day_rank":%d,%s' % (offset + i + 1, day_rank + 1, row)
-              for i, (_, day_rank, row) in enumerate(rows)]
+    ranked = [
+        b'{"rank":%d,"day_rank":%d,%s' % (offset + i + 1, day_rank + 1, row)
+        for i, (_, day_rank, row) in enumerate(rows)
+    ]
     return start[:-2] + b",".join(ranked) + b"]}"
-

@@ -54,14 +54,18 @@ def group_join(*, player, code: str) -> tuple[Group, bool]:
     with transaction.atomic():
         group = Group.objects.select_for_update(no_key=True).filter(invite_code=code).first() if code else None
         if group is None:
-            raise NotFound(gettext("This invite link is not valid: it may have been revoked or replaced."),
-                           code="invalid_invite")
+            raise NotFound(
+                gettext("This invite link is not valid: it may have been revoked or replaced."), code="invalid_invite"
+            )
         if Membership.objects.filter(group=group, player=player).exists():
             return group, False
         _lock_player(player)
         if Membership.objects.filter(group=group).count() >= MAX_MEMBERS:
-            raise Conflict(gettext("This group is full: it has %(limit)d members.") % {"limit": MAX_MEMBERS},
-                           code="group_full", detail={"limit": MAX_MEMBERS})
+            raise Conflict(
+                gettext("This group is full: it has %(limit)d members.") % {"limit": MAX_MEMBERS},
+                code="group_full",
+                detail={"limit": MAX_MEMBERS},
+            )
         _check_player_room(player)
         Membership.objects.create(group=group, player=player)
         _members_changed(group.pk)
@@ -75,8 +79,9 @@ def group_leave(*, player, group_id: int) -> bool:
         group = _locked_group(group_id, player)
         if group.owner_id == player.pk:
             if Membership.objects.filter(group=group).exclude(player=player).exists():
-                raise Conflict(gettext("Hand the group on to another member before you leave it."),
-                               code="owner_must_hand_on")
+                raise Conflict(
+                    gettext("Hand the group on to another member before you leave it."), code="owner_must_hand_on"
+                )
             _members_changed(group.pk)
             group.delete()
             return True
@@ -92,8 +97,10 @@ def member_remove(*, owner, group_id: int, username: str) -> None:
         group = _owned_group(group_id, owner)
         member = _member(group, username)
         if member.pk == owner.pk:
-            raise Invalid(gettext("The owner cannot remove themselves: hand the group on, or leave it."),
-                          code="owner_cannot_be_removed")
+            raise Invalid(
+                gettext("The owner cannot remove themselves: hand the group on, or leave it."),
+                code="owner_cannot_be_removed",
+            )
         Membership.objects.filter(group=group, player=member).delete()
         _members_changed(group.pk)
 
@@ -141,13 +148,17 @@ def _members_changed(group_id: int) -> None:
 
 # -- the checks -----------------------------------------------------------------------------
 
+
 def _clean_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
         raise Invalid(gettext("Give the group a name."), code="name_required")
     if len(name) > NAME_MAX:
-        raise Invalid(gettext("A group's name has at most %(limit)d characters.") % {"limit": NAME_MAX},
-                      code="name_too_long", detail={"limit": NAME_MAX})
+        raise Invalid(
+            gettext("A group's name has at most %(limit)d characters.") % {"limit": NAME_MAX},
+            code="name_too_long",
+            detail={"limit": NAME_MAX},
+        )
     return name
 
 
@@ -158,8 +169,12 @@ def _lock_player(player) -> None:
 
 def _check_player_room(player) -> None:
     if Membership.objects.filter(player=player).count() >= MAX_GROUPS:
-        raise Conflict(gettext("You are in %(limit)d groups, the most a player may be in: leave one first.")
-                       % {"limit": MAX_GROUPS}, code="group_limit", detail={"limit": MAX_GROUPS})
+        raise Conflict(
+            gettext("You are in %(limit)d groups, the most a player may be in: leave one first.")
+            % {"limit": MAX_GROUPS},
+            code="group_limit",
+            detail={"limit": MAX_GROUPS},
+        )
 
 
 def _locked_group(group_id: int, player) -> Group:
@@ -181,6 +196,5 @@ def _owned_group(group_id: int, owner) -> Group:
 def _member(group: Group, username: str):
     member = User.objects.filter(memberships__group=group, username=username).first()
     if member is None:
-        raise NotFound(gettext("%(player)s is not a member of this group.") % {"player": username},
-                       code="not_a_member")
+        raise NotFound(gettext("%(player)s is not a member of this group.") % {"player": username}, code="not_a_member")
     return member

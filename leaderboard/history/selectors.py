@@ -80,13 +80,16 @@ def month_calendar(month: date, viewer) -> dict:
     today = days.today()
     player = viewer.pk if viewer.is_authenticated else None
     shown = month_days(month)
-    found = sql.run(_MONTH, {"start": shown[0], "end": shown[-1], "player": player,
-                             "verified": Submission.Status.VERIFIED})
+    found = sql.run(
+        _MONTH, {"start": shown[0], "end": shown[-1], "player": player, "verified": Submission.Status.VERIFIED}
+    )
     # No deal stored yet, or only tomorrow's (stored ahead): the service starts today.
     first = min(found[0][0] or today, today)
     deals = {row[1]: row[2:] for row in found if row[1] is not None}
     return {
-        "month": month.strftime("%Y-%m"), "today": today, "first_day": first,
+        "month": month.strftime("%Y-%m"),
+        "today": today,
+        "first_day": first,
         "previous": previous_month(month).strftime("%Y-%m") if month > month_of(first) else None,
         "next": next_month(month).strftime("%Y-%m") if month < month_of(today) else None,
         "days": [_day(day, today, first, deals.get(day), player is not None) for day in shown],
@@ -98,9 +101,15 @@ def _day(day: date, today: date, first: date, deal, signed_in: bool) -> dict:
     or not yet (the first reader of today's deal stores it)."""
     available = first <= day <= today and (deal is not None or day == today)
     final = available and days.day_final(day)
-    answer = {"date": day, "available": available, "final": final,
-              "code": format_code(deal[0], "D") if final and deal else None,
-              "result": None, "submission": None, "moves": None}
+    answer = {
+        "date": day,
+        "available": available,
+        "final": final,
+        "code": format_code(deal[0], "D") if final and deal else None,
+        "result": None,
+        "submission": None,
+        "moves": None,
+    }
     if available and signed_in:
         answer.update(_result(deal))
     return answer

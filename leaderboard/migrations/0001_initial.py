@@ -8,126 +8,198 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("auth", "0012_alter_user_first_name_max_length"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Attempt',
+            name="Attempt",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('deal_code', models.CharField(max_length=13)),
-                ('deal_number', models.PositiveIntegerField()),
-                ('daily_date', models.DateField(blank=True, null=True)),
-                ('started_at', models.DateTimeField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='attempts', to=settings.AUTH_USER_MODEL)),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("deal_code", models.CharField(max_length=13)),
+                ("deal_number", models.PositiveIntegerField()),
+                ("daily_date", models.DateField(blank=True, null=True)),
+                ("started_at", models.DateTimeField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="attempts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='DailyDeal',
+            name="DailyDeal",
             fields=[
-                ('date', models.DateField(primary_key=True, serialize=False)),
-                ('number', models.PositiveIntegerField()),
-                ('solution', models.JSONField()),
-                ('candidates_tried', models.PositiveSmallIntegerField(default=1)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ("date", models.DateField(primary_key=True, serialize=False)),
+                ("number", models.PositiveIntegerField()),
+                ("solution", models.JSONField()),
+                ("candidates_tried", models.PositiveSmallIntegerField(default=1)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('number__gte', 1), ('number__lte', 999999)), name='daily_number_in_range')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("number__gte", 1), ("number__lte", 999999)), name="daily_number_in_range"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PlayerStats',
+            name="PlayerStats",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='stats', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('daily_wins', models.PositiveIntegerField(default=0)),
-                ('best_streak', models.PositiveIntegerField(default=0)),
-                ('last_streak', models.PositiveIntegerField(default=0)),
-                ('last_win_date', models.DateField(blank=True, null=True)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="stats",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("daily_wins", models.PositiveIntegerField(default=0)),
+                ("best_streak", models.PositiveIntegerField(default=0)),
+                ("last_streak", models.PositiveIntegerField(default=0)),
+                ("last_win_date", models.DateField(blank=True, null=True)),
             ],
             options={
-                'indexes': [models.Index(fields=['-daily_wins', '-best_streak'], name='stats_order')],
+                "indexes": [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")],
             },
         ),
         migrations.CreateModel(
-            name='Submission',
+            name="Submission",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('deal_number', models.PositiveIntegerField()),
-                ('daily_date', models.DateField(blank=True, null=True)),
-                ('actions', models.JSONField()),
-                ('submitted_at', models.DateTimeField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('verifying', 'Verifying'), ('verified', 'Verified'), ('rejected', 'Rejected')], default='pending', max_length=10)),
-                ('claim', models.UUIDField(blank=True, help_text='Set by the worker that claimed it.', null=True)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('verified_at', models.DateTimeField(blank=True, null=True)),
-                ('deliveries', models.PositiveIntegerField(default=0, help_text='Times a worker claimed it.')),
-                ('won', models.BooleanField(null=True)),
-                ('score', models.PositiveIntegerField(null=True)),
-                ('moves', models.PositiveIntegerField(null=True)),
-                ('foundation', models.PositiveSmallIntegerField(null=True)),
-                ('undos', models.PositiveIntegerField(null=True)),
-                ('take_backs', models.PositiveIntegerField(null=True)),
-                ('stock_passes', models.PositiveIntegerField(null=True)),
-                ('waste_to_column', models.PositiveIntegerField(null=True)),
-                ('duration_ms', models.PositiveBigIntegerField(null=True)),
-                ('hints', models.PositiveIntegerField(default=0, help_text='Hints the player asked for.')),
-                ('clean', models.BooleanField(help_text='No undo in the log and no hint asked.', null=True)),
-                ('error_index', models.PositiveIntegerField(null=True)),
-                ('error', models.TextField(blank=True)),
-                ('rank_key', models.BigIntegerField(null=True)),
-                ('hidden', models.BooleanField(default=False, help_text='Hidden by staff: off every board.')),
-                ('flagged', models.BooleanField(default=False, help_text='Implausible: off the boards until reviewed.')),
-                ('attempt', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='submission', to='leaderboard.attempt')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='submissions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("deal_number", models.PositiveIntegerField()),
+                ("daily_date", models.DateField(blank=True, null=True)),
+                ("actions", models.JSONField()),
+                ("submitted_at", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("verifying", "Verifying"),
+                            ("verified", "Verified"),
+                            ("rejected", "Rejected"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("claim", models.UUIDField(blank=True, help_text="Set by the worker that claimed it.", null=True)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("verified_at", models.DateTimeField(blank=True, null=True)),
+                ("deliveries", models.PositiveIntegerField(default=0, help_text="Times a worker claimed it.")),
+                ("won", models.BooleanField(null=True)),
+                ("score", models.PositiveIntegerField(null=True)),
+                ("moves", models.PositiveIntegerField(null=True)),
+                ("foundation", models.PositiveSmallIntegerField(null=True)),
+                ("undos", models.PositiveIntegerField(null=True)),
+                ("take_backs", models.PositiveIntegerField(null=True)),
+                ("stock_passes", models.PositiveIntegerField(null=True)),
+                ("waste_to_column", models.PositiveIntegerField(null=True)),
+                ("duration_ms", models.PositiveBigIntegerField(null=True)),
+                ("hints", models.PositiveIntegerField(default=0, help_text="Hints the player asked for.")),
+                ("clean", models.BooleanField(help_text="No undo in the log and no hint asked.", null=True)),
+                ("error_index", models.PositiveIntegerField(null=True)),
+                ("error", models.TextField(blank=True)),
+                ("rank_key", models.BigIntegerField(null=True)),
+                ("hidden", models.BooleanField(default=False, help_text="Hidden by staff: off every board.")),
+                (
+                    "flagged",
+                    models.BooleanField(default=False, help_text="Implausible: off the boards until reviewed."),
+                ),
+                (
+                    "attempt",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="submission", to="leaderboard.attempt"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="submissions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='BoardEntry',
+            name="BoardEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('board', models.CharField(max_length=24)),
-                ('rank_key', models.BigIntegerField()),
-                ('submitted_at', models.DateTimeField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='board_entries', to=settings.AUTH_USER_MODEL)),
-                ('submission', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='board_entries', to='leaderboard.submission')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("board", models.CharField(max_length=24)),
+                ("rank_key", models.BigIntegerField()),
+                ("submitted_at", models.DateTimeField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="board_entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "submission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="board_entries",
+                        to="leaderboard.submission",
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='attempt',
-            index=models.Index(fields=['player', '-started_at'], name='attempt_player_recent'),
+            model_name="attempt",
+            index=models.Index(fields=["player", "-started_at"], name="attempt_player_recent"),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['status', 'submitted_at'], name='submission_status_age'),
+            model_name="submission",
+            index=models.Index(fields=["status", "submitted_at"], name="submission_status_age"),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['player', 'deal_number'], name='submission_player_deal'),
+            model_name="submission",
+            index=models.Index(fields=["player", "deal_number"], name="submission_player_deal"),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['player', 'daily_date'], name='submission_player_daily'),
+            model_name="submission",
+            index=models.Index(fields=["player", "daily_date"], name="submission_player_daily"),
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'verified'), _negated=True), models.Q(('rank_key__isnull', False), ('won__isnull', False)), _connector='OR'), name='verified_has_result'),
+            model_name="submission",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "verified"), _negated=True),
+                    models.Q(("rank_key__isnull", False), ("won__isnull", False)),
+                    _connector="OR",
+                ),
+                name="verified_has_result",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='submission',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'rejected'), _negated=True), ('error_index__isnull', False), _connector='OR'), name='rejected_has_index'),
+            model_name="submission",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "rejected"), _negated=True), ("error_index__isnull", False), _connector="OR"
+                ),
+                name="rejected_has_index",
+            ),
         ),
         migrations.AddIndex(
-            model_name='boardentry',
-            index=models.Index(fields=['board', 'rank_key', 'submitted_at', 'submission'], name='board_order'),
+            model_name="boardentry",
+            index=models.Index(fields=["board", "rank_key", "submitted_at", "submission"], name="board_order"),
         ),
         migrations.AddConstraint(
-            model_name='boardentry',
-            constraint=models.UniqueConstraint(fields=('board', 'player'), name='one_entry_per_player'),
+            model_name="boardentry",
+            constraint=models.UniqueConstraint(fields=("board", "player"), name="one_entry_per_player"),
         ),
     ]

@@ -10,7 +10,6 @@ def rank_existing_daily_attempts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("leaderboard", "0001_initial"),
     ]

@@ -6,45 +6,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0002_attempt_ranked_hints'),
+        ("leaderboard", "0002_attempt_ranked_hints"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='copy_of',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='copies', to='leaderboard.submission'),
+            model_name="submission",
+            name="copy_of",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="copies",
+                to="leaderboard.submission",
+            ),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='flag_reasons',
+            model_name="submission",
+            name="flag_reasons",
             field=models.JSONField(blank=True, db_default=models.Value([], models.JSONField()), default=list),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='log_hash',
-            field=models.CharField(blank=True, db_default='', max_length=64),
+            model_name="submission",
+            name="log_hash",
+            field=models.CharField(blank=True, db_default="", max_length=64),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='practice',
+            model_name="submission",
+            name="practice",
             field=models.BooleanField(db_default=False, default=False),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='tempo',
+            model_name="submission",
+            name="tempo",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='submission',
-            name='times',
+            model_name="submission",
+            name="times",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='submission',
-            index=models.Index(fields=['deal_number', 'log_hash', 'submitted_at', 'id'], name='submission_deal_log'),
+            model_name="submission",
+            index=models.Index(fields=["deal_number", "log_hash", "submitted_at", "id"], name="submission_deal_log"),
         ),
     ]

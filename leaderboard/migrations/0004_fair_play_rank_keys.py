@@ -41,14 +41,18 @@ def forwards(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(
             "UPDATE leaderboard_submission s SET practice = true FROM leaderboard_attempt a "
-            "WHERE a.id = s.attempt_id AND a.daily_date IS NOT NULL AND NOT a.ranked")
+            "WHERE a.id = s.attempt_id AND a.daily_date IS NOT NULL AND NOT a.ranked"
+        )
         cursor.execute(f"UPDATE leaderboard_submission SET rank_key = {RANK_KEY_SQL} WHERE status = 'verified'")
         cursor.execute(
             "CREATE TEMPORARY TABLE standing AS SELECT id, player_id, deal_number, daily_date, "
             "rank_key, submitted_at FROM leaderboard_submission WHERE status = 'verified' AND NOT hidden "
-            "AND NOT flagged AND NOT practice AND copy_of_id IS NULL")
-        cursor.execute("DELETE FROM leaderboard_boardentry e WHERE NOT EXISTS "
-                       "(SELECT 1 FROM standing s WHERE s.id = e.submission_id)")
+            "AND NOT flagged AND NOT practice AND copy_of_id IS NULL"
+        )
+        cursor.execute(
+            "DELETE FROM leaderboard_boardentry e WHERE NOT EXISTS "
+            "(SELECT 1 FROM standing s WHERE s.id = e.submission_id)"
+        )
         cursor.execute(ENTRIES_SQL)
         cursor.execute("DROP TABLE standing")
     rows = Submission.objects.filter(log_hash="").values_list("pk", "actions").iterator(chunk_size=2000)
@@ -67,7 +71,6 @@ def log_hash(actions) -> str:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("leaderboard", "0003_submission_fair_play"),
     ]

@@ -4,23 +4,21 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0004_fair_play_rank_keys'),
+        ("leaderboard", "0004_fair_play_rank_keys"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FlaggedSubmission',
-            fields=[
-            ],
+            name="FlaggedSubmission",
+            fields=[],
             options={
-                'verbose_name': 'flagged result',
-                'verbose_name_plural': 'flagged results',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "flagged result",
+                "verbose_name_plural": "flagged results",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('leaderboard.submission',),
+            bases=("leaderboard.submission",),
         ),
     ]

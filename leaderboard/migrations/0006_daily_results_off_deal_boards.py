@@ -33,7 +33,7 @@ def forwards(apps, schema_editor):
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(AFFECTED_SQL)
         cursor.execute("SELECT DISTINCT board FROM affected ORDER BY board")
-        boards = [board for board, in cursor.fetchall()]
+        boards = [board for (board,) in cursor.fetchall()]
         cursor.execute(DELETE_SQL)
         cursor.execute(REPLACE_SQL)
         cursor.execute("DROP TABLE affected")
@@ -56,7 +56,6 @@ def drop_indexes(boards: list[str]) -> None:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("leaderboard", "0005_flaggedsubmission"),
     ]

@@ -24,8 +24,10 @@ def _convert(schema_editor, source: tuple[str, str], target: tuple[str, str], ca
     last = 0
     with schema_editor.connection.cursor() as cursor:
         while True:
-            cursor.execute(f'SELECT "id", "{source[0]}", "{source[1]}" FROM "{TABLE}" WHERE "id" > %s '
-                           f'ORDER BY "id" LIMIT {BATCH}', [last])
+            cursor.execute(
+                f'SELECT "id", "{source[0]}", "{source[1]}" FROM "{TABLE}" WHERE "id" > %s ORDER BY "id" LIMIT {BATCH}',
+                [last],
+            )
             rows = cursor.fetchall()
             if not rows:
                 return
@@ -41,7 +43,8 @@ def _convert(schema_editor, source: tuple[str, str], target: tuple[str, str], ca
             cursor.execute(
                 f'UPDATE "{TABLE}" s SET "{target[0]}" = v.log, "{target[1]}" = v.times '
                 f'FROM unnest(%s::bigint[], %s::{cast}[], %s::{cast}[]) AS v(id, log, times) WHERE s."id" = v.id',
-                [ids, actions, times])
+                [ids, actions, times],
+            )
             last = ids[-1]
 
 
@@ -64,9 +67,8 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0007_groups'),
+        ("leaderboard", "0007_groups"),
     ]
 
     operations = [
@@ -75,27 +77,33 @@ class Migration(migrations.Migration):
                 migrations.RunSQL(
                     f'ALTER TABLE "{TABLE}" ADD COLUMN "actions_compact" bytea, ADD COLUMN "times_compact" bytea',
                     f'ALTER TABLE "{TABLE}" ALTER COLUMN "actions" SET NOT NULL, '
-                    f'DROP COLUMN "actions_compact", DROP COLUMN "times_compact"'),
+                    f'DROP COLUMN "actions_compact", DROP COLUMN "times_compact"',
+                ),
                 migrations.RunPython(forwards, backwards),
                 migrations.RunSQL(
-                    [f'ALTER TABLE "{TABLE}" ALTER COLUMN "actions_compact" SET NOT NULL, '
-                     f'DROP COLUMN "actions", DROP COLUMN "times"',
-                     f'ALTER TABLE "{TABLE}" RENAME COLUMN "actions_compact" TO "actions"',
-                     f'ALTER TABLE "{TABLE}" RENAME COLUMN "times_compact" TO "times"'],
-                    [f'ALTER TABLE "{TABLE}" RENAME COLUMN "actions" TO "actions_compact"',
-                     f'ALTER TABLE "{TABLE}" RENAME COLUMN "times" TO "times_compact"',
-                     f'ALTER TABLE "{TABLE}" ALTER COLUMN "actions_compact" DROP NOT NULL, '
-                     f'ADD COLUMN "actions" jsonb, ADD COLUMN "times" jsonb']),
+                    [
+                        f'ALTER TABLE "{TABLE}" ALTER COLUMN "actions_compact" SET NOT NULL, '
+                        f'DROP COLUMN "actions", DROP COLUMN "times"',
+                        f'ALTER TABLE "{TABLE}" RENAME COLUMN "actions_compact" TO "actions"',
+                        f'ALTER TABLE "{TABLE}" RENAME COLUMN "times_compact" TO "times"',
+                    ],
+                    [
+                        f'ALTER TABLE "{TABLE}" RENAME COLUMN "actions" TO "actions_compact"',
+                        f'ALTER TABLE "{TABLE}" RENAME COLUMN "times" TO "times_compact"',
+                        f'ALTER TABLE "{TABLE}" ALTER COLUMN "actions_compact" DROP NOT NULL, '
+                        f'ADD COLUMN "actions" jsonb, ADD COLUMN "times" jsonb',
+                    ],
+                ),
             ],
             state_operations=[
                 migrations.AlterField(
-                    model_name='submission',
-                    name='actions',
+                    model_name="submission",
+                    name="actions",
                     field=leaderboard.core.fields.CompactLogField(),
                 ),
                 migrations.AlterField(
-                    model_name='submission',
-                    name='times',
+                    model_name="submission",
+                    name="times",
                     field=leaderboard.core.fields.CompactTimesField(blank=True, null=True),
                 ),
             ],

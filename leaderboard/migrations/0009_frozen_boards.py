@@ -6,27 +6,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0008_compact_logs'),
+        ("leaderboard", "0008_compact_logs"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='FrozenBoard',
+            name="FrozenBoard",
             fields=[
-                ('board', models.CharField(max_length=24, primary_key=True, serialize=False)),
-                ('frozen_at', models.DateTimeField()),
-                ('entries', models.PositiveIntegerField()),
+                ("board", models.CharField(max_length=24, primary_key=True, serialize=False)),
+                ("frozen_at", models.DateTimeField()),
+                ("entries", models.PositiveIntegerField()),
             ],
         ),
         migrations.AddField(
-            model_name='boardentry',
-            name='rank',
+            model_name="boardentry",
+            name="rank",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='boardentry',
-            index=models.Index(condition=models.Q(('rank__isnull', False)), fields=['board', 'rank'], name='frozen_rank'),
+            model_name="boardentry",
+            index=models.Index(
+                condition=models.Q(("rank__isnull", False)), fields=["board", "rank"], name="frozen_rank"
+            ),
         ),
     ]

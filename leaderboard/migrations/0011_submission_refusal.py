@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leaderboard', '0010_monthly_partitions'),
+        ("leaderboard", "0010_monthly_partitions"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='submission',
-            name='refusal',
+            model_name="submission",
+            name="refusal",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -26,18 +26,26 @@ def fill_name_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
-        ('leaderboard', '0011_submission_refusal'),
+        ("auth", "0012_alter_user_first_name_max_length"),
+        ("leaderboard", "0011_submission_refusal"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerName',
+            name="PlayerName",
             fields=[
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='name_key', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('key', models.TextField(unique=True)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="name_key",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("key", models.TextField(unique=True)),
             ],
         ),
         # Undone, the table goes with its rows: nothing to undo here.

@@ -19,8 +19,9 @@ the one before it; the first is measured from 0.
 import bisect
 import math
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 
@@ -37,6 +38,7 @@ PAUSE_MS = 3000
 
 # -- the shape of the times ----------------------------------------------------------------
 
+
 class TimesProblem(NamedTuple):
     code: str
     message: str
@@ -50,8 +52,7 @@ GOES_BACK = TimesProblem("time_goes_back", gettext_noop("A time cannot be earlie
 TOO_LATE = TimesProblem("time_too_late", gettext_noop("A time is later than the submission reached the server."))
 
 
-def check_times(times, duration_ms: int, actions_count: int,
-                slack_ms: int) -> tuple[int | None, TimesProblem] | None:
+def check_times(times, duration_ms: int, actions_count: int, slack_ms: int) -> tuple[int | None, TimesProblem] | None:
     """The first problem of a submission's ``times`` as ``(index, problem)``, or None if sound.
 
     Sound: a list of ints, one per action, none negative, non-decreasing (two actions may
@@ -64,8 +65,14 @@ def check_times(times, duration_ms: int, actions_count: int,
         return None, NOT_A_LIST
     latest = duration_ms + slack_ms
     # Sound times (nearly every submission) pass with C-speed checks; the loop finds the problem.
-    if (times and len(times) == actions_count and all(type(time) is int for time in times)
-            and 0 <= times[0] and times[-1] <= latest and times == sorted(times)):
+    if (
+        times
+        and len(times) == actions_count
+        and all(type(time) is int for time in times)
+        and 0 <= times[0]
+        and times[-1] <= latest
+        and times == sorted(times)
+    ):
         return None
     previous = 0
     for index in range(max(len(times), actions_count)):
@@ -86,20 +93,21 @@ def check_times(times, duration_ms: int, actions_count: int,
 
 # -- the profile ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class TempoProfile:
     """Statistics of the think times (gaps between actions, the first from 0), in ms."""
 
-    actions: int                 #: number of think times (one per action)
-    span_ms: int                 #: the last action's time: the game's length by the browser's clock
-    median_ms: float             #: the typical think time
-    p10_ms: float                #: the quick end: 10% of think times are shorter
-    p90_ms: float                #: the slow end: 10% of think times are longer
-    spread: float                #: p90 / p10: how much slow and quick differ (1 = all alike)
-    share_under_150ms: float     #: share of think times under FAST_GAP_MS
-    longest_pause_ms: int        #: the longest think time
-    pauses_over_3s: int          #: think times over PAUSE_MS
-    gap_cv: float                #: standard deviation / mean: regularity, but one long pause lifts it
+    actions: int  #: number of think times (one per action)
+    span_ms: int  #: the last action's time: the game's length by the browser's clock
+    median_ms: float  #: the typical think time
+    p10_ms: float  #: the quick end: 10% of think times are shorter
+    p90_ms: float  #: the slow end: 10% of think times are longer
+    spread: float  #: p90 / p10: how much slow and quick differ (1 = all alike)
+    share_under_150ms: float  #: share of think times under FAST_GAP_MS
+    longest_pause_ms: int  #: the longest think time
+    pauses_over_3s: int  #: think times over PAUSE_MS
+    gap_cv: float  #: standard deviation / mean: regularity, but one long pause lifts it
     lag1_autocorrelation: float  #: of log think times: people have quick runs and slow spells (> 0)
 
 
@@ -155,6 +163,7 @@ def _round(value: float) -> float:
 
 # -- the rules -----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class TempoRules:
     """Thresholds of the rules, each a setting (in brackets); docs/fair-play.md argues the defaults.
@@ -197,8 +206,10 @@ def flags(profile: TempoProfile, rules: TempoRules) -> list[str]:
         "fast_median": profile.median_ms < rules.min_median_ms,
         "fast_share": profile.share_under_150ms > rules.max_fast_share,
         "even_tempo": profile.spread < rules.min_spread,
-        "few_pauses": (profile.actions >= rules.pause_min_actions
-                       and profile.pauses_over_3s * 100 < rules.min_pauses_per_100 * profile.actions),
+        "few_pauses": (
+            profile.actions >= rules.pause_min_actions
+            and profile.pauses_over_3s * 100 < rules.min_pauses_per_100 * profile.actions
+        ),
     }
     return [code for code in RULES if fired[code]]
 
@@ -218,8 +229,9 @@ _CHAR_PX = 6
 _LABEL_X, _LABEL_WIDTH = _LEFT + _PLOT_WIDTH + 4, _RIGHT - 6
 
 
-def chart_svg(times: Sequence[int], rules: TempoRules = TempoRules(),
-              translate: Callable[[str], str] = gettext_noop) -> str:
+def chart_svg(
+    times: Sequence[int], rules: TempoRules = TempoRules(), translate: Callable[[str], str] = gettext_noop
+) -> str:
     """An inline SVG of the think time of each action on a log scale, the thresholds drawn.
 
     One bar per action; when there are more actions than pixels, a bar stands for several and
@@ -228,31 +240,37 @@ def chart_svg(times: Sequence[int], rules: TempoRules = TempoRules(),
     gaps = [max(b - a, 0) for a, b in zip([0, *times], times)]
     title = translate(gettext_noop("Think time per action"))
     axis = translate(gettext_noop("action"))
-    return "".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
-        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img" aria-label={quoteattr(title)} '
-        'font-family="sans-serif" font-size="10">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="{_LEFT}" y="{_TOP}" width="{_PLOT_WIDTH}" height="{_y(_LOW_MS) - _TOP}" '
-        'fill="#fafafa" stroke="#ccc"/>',
-        *(f'<text x="{_LEFT - 4}" y="{_y(tick) + 3:.1f}" text-anchor="end">{_format_ms(tick)}</text>'
-          for tick in _TICKS_MS),
-        _bars(gaps),
-        *_threshold_lines(gaps, rules, translate),
-        f'<text x="{_LEFT}" y="{_HEIGHT - 8}">{escape(f"{axis} 1")}</text>',
-        f'<text x="{_LEFT + _PLOT_WIDTH}" y="{_HEIGHT - 8}" text-anchor="end">'
-        f'{escape(f"{axis} {len(gaps)}")}</text>',
-        "</svg>",
-    ])
+    return "".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
+            f'viewBox="0 0 {_WIDTH} {_HEIGHT}" role="img" aria-label={quoteattr(title)} '
+            'font-family="sans-serif" font-size="10">',
+            f"<title>{escape(title)}</title>",
+            f'<rect x="{_LEFT}" y="{_TOP}" width="{_PLOT_WIDTH}" height="{_y(_LOW_MS) - _TOP}" '
+            'fill="#fafafa" stroke="#ccc"/>',
+            *(
+                f'<text x="{_LEFT - 4}" y="{_y(tick) + 3:.1f}" text-anchor="end">{_format_ms(tick)}</text>'
+                for tick in _TICKS_MS
+            ),
+            _bars(gaps),
+            *_threshold_lines(gaps, rules, translate),
+            f'<text x="{_LEFT}" y="{_HEIGHT - 8}">{escape(f"{axis} 1")}</text>',
+            f'<text x="{_LEFT + _PLOT_WIDTH}" y="{_HEIGHT - 8}" text-anchor="end">'
+            f"{escape(f'{axis} {len(gaps)}')}</text>",
+            "</svg>",
+        ]
+    )
 
 
 def _bars(gaps: list[int]) -> str:
     per_bar = max(1, math.ceil(len(gaps) / _PLOT_WIDTH))
-    bars = [max(gaps[i:i + per_bar]) for i in range(0, len(gaps), per_bar)]
+    bars = [max(gaps[i : i + per_bar]) for i in range(0, len(gaps), per_bar)]
     width = _PLOT_WIDTH / max(len(bars), 1)
     bottom = _y(_LOW_MS)
-    rects = (f'<rect x="{_LEFT + i * width:.2f}" y="{_y(gap):.1f}" width="{width:.2f}" '
-             f'height="{bottom - _y(gap):.1f}"/>' for i, gap in enumerate(bars))
+    rects = (
+        f'<rect x="{_LEFT + i * width:.2f}" y="{_y(gap):.1f}" width="{width:.2f}" height="{bottom - _y(gap):.1f}"/>'
+        for i, gap in enumerate(bars)
+    )
     return f'<g fill="#4a6fa5" shape-rendering="crispEdges">{"".join(rects)}</g>'
 
 
@@ -272,8 +290,10 @@ def _threshold_lines(gaps: list[int], rules: TempoRules, translate: Callable[[st
     parts, labels, label_y = [], [], 0.0
     for ms in sorted(lines, reverse=True):
         y = _y(ms)
-        parts.append(f'<line x1="{_LEFT}" x2="{_LEFT + _PLOT_WIDTH}" y1="{y:.1f}" y2="{y:.1f}" '
-                     f'stroke="{lines[ms][0][0]}" stroke-dasharray="4 3"/>')
+        parts.append(
+            f'<line x1="{_LEFT}" x2="{_LEFT + _PLOT_WIDTH}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="{lines[ms][0][0]}" stroke-dasharray="4 3"/>'
+        )
         for colour, label in lines[ms]:
             label_y = max(y + 3, label_y + _LABEL_GAP)
             labels.append((label_y, colour, f"{label} {_format_ms(ms)}"))
@@ -283,8 +303,7 @@ def _threshold_lines(gaps: list[int], rules: TempoRules, translate: Callable[[st
 
 def _margin_label(y: float, colour: str, text: str) -> str:
     """A label in the right margin, squeezed to its width when it may not fit."""
-    fit = (f' textLength="{_LABEL_WIDTH}" lengthAdjust="spacingAndGlyphs"'
-           if len(text) * _CHAR_PX > _LABEL_WIDTH else "")
+    fit = f' textLength="{_LABEL_WIDTH}" lengthAdjust="spacingAndGlyphs"' if len(text) * _CHAR_PX > _LABEL_WIDTH else ""
     return f'<text x="{_LABEL_X}" y="{y:.1f}" fill="{colour}"{fit}>{escape(text)}</text>'
 
 

@@ -29,9 +29,7 @@ class DailyDeal(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=999_999), name="daily_number_in_range"
-            ),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=999_999), name="daily_number_in_range"),
         ]
 
     def __str__(self) -> str:
@@ -84,8 +82,13 @@ UNFINISHED = (SubmissionStatus.PENDING, SubmissionStatus.VERIFYING)
 #: flagged, not a practice game and no copy. It ranks, and counts for the stats and streaks.
 #: ``Submission.on_boards`` (a row), ``Submission.objects.on_boards()`` (a queryset) and
 #: ``on_boards_sql`` (plain SQL) are made of it.
-ON_BOARDS = {"status": SubmissionStatus.VERIFIED, "hidden": False, "flagged": False, "practice": False,
-             "copy_of_id": None}
+ON_BOARDS = {
+    "status": SubmissionStatus.VERIFIED,
+    "hidden": False,
+    "flagged": False,
+    "practice": False,
+    "copy_of_id": None,
+}
 
 
 def on_boards_sql(alias: str = "") -> str:
@@ -117,8 +120,7 @@ class Submission(models.Model):
 
     # No Django constraint: Attempt is partitioned, its key in PostgreSQL is (id, started_at). The
     # database holds the composite key (attempt_id, attempt_started_at) instead (docs/partitions.md).
-    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="submission",
-                                   db_constraint=False)
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="submission", db_constraint=False)
     #: The attempt's ``started_at``, copied at intake: the month partition of the submission, so
     #: that it lives in the same month as its attempt (kept equal by the database's foreign key).
     attempt_started_at = models.DateTimeField(editable=False)
@@ -169,8 +171,9 @@ class Submission(models.Model):
     #: The earlier submission of another player on the same deal with the identical log.
     #: No database constraint (a partitioned table's key includes its partition column): it may
     #: name a submission of an archived month (docs/partitions.md).
-    copy_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies",
-                                db_constraint=False)
+    copy_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies", db_constraint=False
+    )
     #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
 
@@ -223,8 +226,9 @@ class BoardEntry(models.Model):
     board = models.CharField(max_length=24)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
     # No database constraint: submissions are partitioned (docs/partitions.md); Django cascades.
-    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="board_entries",
-                                   db_constraint=False)
+    submission = models.ForeignKey(
+        Submission, on_delete=models.CASCADE, related_name="board_entries", db_constraint=False
+    )
     rank_key = models.BigIntegerField()
     submitted_at = models.DateTimeField()
     #: The 1-based final rank on a frozen board (``boards.freeze``); null while the board is open.
@@ -242,8 +246,9 @@ class PlayerStats(models.Model):
     """Daily wins and the two streaks of UTC days: days won in a row (a verified ranked daily
     win) and days played in a row (a verified ranked daily result, won or given up)."""
 
-    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                  related_name="stats")
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="stats"
+    )
     daily_wins = models.PositiveIntegerField(default=0)
     best_streak = models.PositiveIntegerField(default=0)
     #: The most recent run of consecutive winning days: its length and last day.
@@ -263,8 +268,9 @@ class PlayerName(models.Model):
     case aside). Unique: a sign-up whose name looks like an existing one fails on this index,
     whatever other sign-up runs at the same time."""
 
-    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                  related_name="name_key")
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_key"
+    )
     key = models.TextField(unique=True)
 
 
@@ -297,4 +303,3 @@ class FlaggedSubmission(Submission):
         proxy = True
         verbose_name = _("flagged result")
         verbose_name_plural = _("flagged results")
-

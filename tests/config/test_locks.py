@@ -93,8 +93,7 @@ def test_every_requirement_is_pinned_by_the_lock(in_file, lock, locks):
         entry = entries.get(canonicalize_name(requirement.name))
         assert entry is not None, f"{lock} lacks {requirement} of {in_file}: compile it again"
         assert requirement.specifier.contains(entry.version, prereleases=True), (
-            f"{lock} pins {entry.name}=={entry.version}, outside {requirement} of {in_file}: "
-            "compile it again"
+            f"{lock} pins {entry.name}=={entry.version}, outside {requirement} of {in_file}: compile it again"
         )
 
 
@@ -113,9 +112,7 @@ def test_no_entry_claims_an_in_file_that_no_longer_names_it(lock, locks):
             if not match:
                 continue
             names = {canonicalize_name(r.name) for r in named_requirements(match.group(1))}
-            assert key in names, (
-                f"{lock}: {entry.name} is 'via {via}', which no longer names it: compile it again"
-            )
+            assert key in names, f"{lock}: {entry.name} is 'via {via}', which no longer names it: compile it again"
 
 
 def test_the_runtime_versions_agree_across_the_locks(locks):

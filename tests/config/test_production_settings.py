@@ -33,13 +33,15 @@ _OURS = ("DJANGO_", "DAILY_DEAL_SECRET", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"
 def run(args: list[str], **env) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(_OURS)}
     environ.update({"DJANGO_SETTINGS_MODULE": "config.settings", **PRODUCTION, **env})
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env=environ, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
 
 
 def test_check_deploy_is_clean_with_the_docker_compose_environment():
-    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                 DATABASE_URL="postgres://easyharp:pw@postgres:5432/easyharp", REDIS_URL="redis://redis:6379/0")
+    result = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        DATABASE_URL="postgres://easyharp:pw@postgres:5432/easyharp",
+        REDIS_URL="redis://redis:6379/0",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout + result.stderr
 
@@ -98,5 +100,8 @@ def test_production_responses_are_secure():
     headers = got["headers"]
     assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
     assert (headers["X-Frame-Options"], headers["X-Content-Type-Options"], headers["Referrer-Policy"]) == (
-        "DENY", "nosniff", "same-origin")
+        "DENY",
+        "nosniff",
+        "same-origin",
+    )
     assert got["not_found"] == [404, False]  # Django's plain page, no debug information

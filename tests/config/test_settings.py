@@ -230,9 +230,7 @@ def _run(args, **env):
     environ = {k: v for k, v in os.environ.items() if k not in _SCRUBBED}
     environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     environ.update(env)
-    return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120
-    )
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
 
 
 def _probe(**env):

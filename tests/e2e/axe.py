@@ -22,7 +22,9 @@ def serious_violations(page: Page) -> list[dict]:
 def describe(violations: list[dict], where: str = "") -> str:
     lines = []
     for violation in violations:
-        lines.append(f"{where}{violation['id']} ({violation['impact']}): {violation['help']} [{len(violation['nodes'])}]")
+        lines.append(
+            f"{where}{violation['id']} ({violation['impact']}): {violation['help']} [{len(violation['nodes'])}]"
+        )
         for node in violation["nodes"][:5]:
             lines.append(f"    {' '.join(map(str, node['target']))}: {node['html'][:160]}")
     return "\n".join(lines)

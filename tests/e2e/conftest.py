@@ -13,8 +13,13 @@ from django.conf import settings as django_settings
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PASSWORD = "silver-harp-strings-42"
@@ -100,9 +105,9 @@ def todays_deal(transactional_db):
     winning line for its number (the same search the service ran). The pick is remembered
     across tests (each test's database starts empty) so the search runs once."""
     from games import solver
-    from leaderboard.play.services import deal as daily
     from leaderboard.core import days
     from leaderboard.models import DailyDeal
+    from leaderboard.play.services import deal as daily
 
     today = days.today()
     if today in _DAILY:

@@ -94,7 +94,8 @@ def drag(page: Page, start, end) -> None:
 
 def wait_for_log(page: Page, length: int, timeout: float = 5000) -> None:
     page.wait_for_function(
-        "n => Number(document.getElementById('table').dataset.logLength) === n", arg=length, timeout=timeout)
+        "n => Number(document.getElementById('table').dataset.logLength) === n", arg=length, timeout=timeout
+    )
 
 
 class BoardPlayer:
@@ -117,8 +118,7 @@ class BoardPlayer:
         source, target = _gesture_places(action)
         found = geometry(self.page, source, target)
         if found["log"] != self.logged:
-            raise AssertionError(
-                f"before {action!r}: the board logged {found['log']} actions, expected {self.logged}")
+            raise AssertionError(f"before {action!r}: the board logged {found['log']} actions, expected {self.logged}")
         if found["from"] is None or (target and found["to"] is None):
             raise AssertionError(f"{action!r}: nothing to pick up or drop on ({found})")
         self.turn += 1
@@ -130,8 +130,13 @@ class BoardPlayer:
         elif action.endswith(">f") and not alternate:
             self.page.mouse.click(*found["from"])
             self._count("click to foundation")
-        elif (tap_source and ":" not in action and not action.endswith(">f") and not alternate
-              and self.game.tap_destination(tap_source, double=True) == action):
+        elif (
+            tap_source
+            and ":" not in action
+            and not action.endswith(">f")
+            and not alternate
+            and self.game.tap_destination(tap_source, double=True) == action
+        ):
             self.page.mouse.dblclick(*found["from"])
             self._count("double click to column")
         else:

@@ -87,7 +87,8 @@ class KeyboardPlayer:
         found = focus(self.page)
         if found["log"] != self.logged:
             self.page.wait_for_function(
-                "n => Number(document.getElementById('table').dataset.logLength) === n", arg=self.logged)
+                "n => Number(document.getElementById('table').dataset.logLength) === n", arg=self.logged
+            )
             found = focus(self.page)
         assert not found["onBody"], f"after {self.logged} actions the focus dropped to <body>"
         return found
@@ -161,4 +162,5 @@ class KeyboardPlayer:
         for action in actions:
             self.perform(action)
         self.page.wait_for_function(
-            "n => Number(document.getElementById('table').dataset.logLength) === n", arg=self.logged)
+            "n => Number(document.getElementById('table').dataset.logLength) === n", arg=self.logged
+        )

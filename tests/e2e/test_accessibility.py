@@ -41,8 +41,12 @@ READY = {
     "play-code": "#table[data-ready=true]",
     "play-offline": "#rule-message:not(:empty), #table[data-ready=true]",
     "replay": "#table[data-ready=true]",
-    "boards": "body[data-ready=true]", "calendar": "body[data-ready=true]", "calendar-month": "body[data-ready=true]",
-    "player": "body[data-ready=true]", "groups": "body[data-ready=true]", "group": "body[data-ready=true]",
+    "boards": "body[data-ready=true]",
+    "calendar": "body[data-ready=true]",
+    "calendar-month": "body[data-ready=true]",
+    "player": "body[data-ready=true]",
+    "groups": "body[data-ready=true]",
+    "group": "body[data-ready=true]",
     "group-join": "body[data-ready=true]",
 }
 #: Pages drawn by the server alone: their h1 shows they are there.
@@ -53,8 +57,10 @@ STATIC = {"rules", "login", "signup"}
 def site(transactional_db) -> dict:
     """ada won yesterday's deal (verified by the verification service, as the worker does),
     owns a group; today's deal is set (no search for one)."""
-    game = min((json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()),
-               key=lambda g: len(g["actions"]))
+    game = min(
+        (json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()),
+        key=lambda g: len(g["actions"]),
+    )
     number, line = parse_code(game["deal"]).number, game["actions"]
     today = days.today()
     yesterday = today - timedelta(days=1)
@@ -62,10 +68,22 @@ def site(transactional_db) -> dict:
         DailyDeal.objects.create(date=day, number=number, solution=line)
     ada = accounts.user_signup(username="ada", password=PASSWORD)
     started = days.as_utc_datetime(yesterday) + timedelta(hours=9)
-    attempt = Attempt.objects.create(player=ada, deal_code=format_code(number, "D"), deal_number=number,
-                                     daily_date=yesterday, ranked=True, started_at=started)
-    submission = Submission.objects.create(attempt=attempt, player=ada, deal_number=number, daily_date=yesterday,
-                                           actions=line, submitted_at=started + timedelta(minutes=30))
+    attempt = Attempt.objects.create(
+        player=ada,
+        deal_code=format_code(number, "D"),
+        deal_number=number,
+        daily_date=yesterday,
+        ranked=True,
+        started_at=started,
+    )
+    submission = Submission.objects.create(
+        attempt=attempt,
+        player=ada,
+        deal_number=number,
+        daily_date=yesterday,
+        actions=line,
+        submitted_at=started + timedelta(minutes=30),
+    )
     assert submission_verify(submission.pk).status == "verified"
     group = group_create(owner=ada, name="Harpists")
     return {"number": number, "yesterday": yesterday, "submission": submission.pk, "group": group}

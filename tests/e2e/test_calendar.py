@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from leaderboard_fixtures.history import deal_of, result
 from playwright.sync_api import Page, expect
 
-from leaderboard_fixtures.history import deal_of, result
-from leaderboard.core import days
 from leaderboard.boards.services.stats import stats_refresh
+from leaderboard.core import days
 
 from .conftest import PASSWORD
 
@@ -46,9 +46,11 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     day_link = page.get_by_test_id(f"cal-day-{won_day.isoformat()}")
     expect(day_link).to_have_attribute("aria-label", re.compile(r"won in 123 moves"))
     expect(page.locator(f'td[data-date="{(won_day - timedelta(days=1)).isoformat()}"]')).to_have_attribute(
-        "data-result", "none")
+        "data-result", "none"
+    )
     expect(page.get_by_test_id(f"cal-play-{won_day.isoformat()}")).to_have_attribute(
-        "href", re.compile(r"^/play/EH1-N-"))
+        "href", re.compile(r"^/play/EH1-N-")
+    )
     title = page.get_by_test_id("cal-title").inner_text()
     page.screenshot(path=artifacts / "calendar.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: the month fits its width
@@ -84,8 +86,20 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     page.screenshot(path=artifacts / "calendar-player.png", full_page=True)
 
 
-POLISH_MONTHS = ("styczeń", "luty", "marzec", "kwiecień", "maj", "czerwiec", "lipiec", "sierpień", "wrzesień",
-                 "październik", "listopad", "grudzień")
+POLISH_MONTHS = (
+    "styczeń",
+    "luty",
+    "marzec",
+    "kwiecień",
+    "maj",
+    "czerwiec",
+    "lipiec",
+    "sierpień",
+    "wrzesień",
+    "październik",
+    "listopad",
+    "grudzień",
+)
 
 
 def test_the_calendar_speaks_the_pages_language(page, live_server):
@@ -101,4 +115,6 @@ def test_the_calendar_speaks_the_pages_language(page, live_server):
     expect(page.locator(".cal-legend")).to_contain_text("tylko trening")
     today_link = page.get_by_test_id(f"cal-day-{today.isoformat()}")
     expect(today_link).to_have_attribute("aria-label", re.compile(r"dziś, tablica$"))
-    expect(page.get_by_test_id(f"cal-play-{today.isoformat()}")).to_have_attribute("title", "zagraj dzisiejsze rozdanie")
+    expect(page.get_by_test_id(f"cal-play-{today.isoformat()}")).to_have_attribute(
+        "title", "zagraj dzisiejsze rozdanie"
+    )

@@ -9,10 +9,10 @@ from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
 from games import ACTIONS, Game, format_code
 from leaderboard.models import Attempt, Submission
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer, drag, geometry, wait_for_log

@@ -12,12 +12,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
 from games import format_code
 from leaderboard.accounts import services as accounts
 from leaderboard.models import Attempt, Submission
 from leaderboard.play.services import intake
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer
@@ -75,7 +75,8 @@ def test_signed_out_today_is_an_invitation_without_cards(page, live_server, toda
 
 
 def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hints(
-        page, live_server, todays_deal, human_tempo_worker, artifacts):
+    page, live_server, todays_deal, human_tempo_worker, artifacts
+):
     deal, line = todays_deal
     code = format_code(deal.number, "D")
     base = live_server.url
@@ -175,7 +176,8 @@ def test_a_game_whose_day_has_closed_is_refused_in_plain_words(page, live_server
     # The player's try began two days ago, as far as the server knows: its day is long closed.
     attempt = Attempt.objects.get(player__username="owl")
     Attempt.objects.filter(pk=attempt.pk).update(
-        daily_date=deal.date - timedelta(days=2), started_at=attempt.started_at - timedelta(days=2))
+        daily_date=deal.date - timedelta(days=2), started_at=attempt.started_at - timedelta(days=2)
+    )
 
     with page.expect_response(lambda r: is_submission(r.request), timeout=60_000) as refused:
         BoardPlayer(page, deal.number).play(line)
@@ -191,10 +193,17 @@ def test_boards_mark_results_that_used_hints(page, live_server, todays_deal, hum
     for name, hints, actions in (("ada", 0, line[:-3]), ("bob", 2, line)):
         who = accounts.user_signup(username=name, password=PASSWORD)
         attempt = Attempt.objects.create(
-            player=who, deal_code=code, deal_number=deal.number, daily_date=deal.date, ranked=True, hints=hints,
-            started_at=timezone.now() - timedelta(minutes=30))
-        intake.submission_create(attempt=attempt, player=who, actions=actions,
-                                   times=[1000 * i for i in range(len(actions))])
+            player=who,
+            deal_code=code,
+            deal_number=deal.number,
+            daily_date=deal.date,
+            ranked=True,
+            hints=hints,
+            started_at=timezone.now() - timedelta(minutes=30),
+        )
+        intake.submission_create(
+            attempt=attempt, player=who, actions=actions, times=[1000 * i for i in range(len(actions))]
+        )
     wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
 
     page.goto(f"{live_server.url}/boards/")

@@ -9,7 +9,7 @@ Playwright's clock, moved by hand: nothing waits for real time to pass.
 """
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from django.utils import timezone as django_timezone
@@ -49,10 +49,13 @@ def resume(page: Page, base: str, number: int, actions: list[str]) -> None:
     browser (localStorage) resumes."""
     code = format_code(number)
     page.goto(f"{base}/rules/")
-    page.evaluate("""([key, record]) => {
+    page.evaluate(
+        """([key, record]) => {
       const now = Date.now();
       localStorage.setItem(key, JSON.stringify({ ...record, startedAt: now - 60000, savedAt: now }));
-    }""", [f"eh:game:{code}", {"code": code, "actions": actions, "times": [0] * len(actions)}])
+    }""",
+        [f"eh:game:{code}", {"code": code, "actions": actions, "times": [0] * len(actions)}],
+    )
     open_board(page, f"{base}/play/{code}/")
     wait_for_log(page, len(actions))
 
@@ -66,10 +69,10 @@ def message(page: Page):
 
 
 def test_refusals_in_symbols_fade_and_a_tap_no_double_tap_can_follow_answers_at_once(page, live_server):
-    page.clock.install(time=datetime(2026, 12, 1, 12, tzinfo=timezone.utc))
+    page.clock.install(time=datetime(2026, 12, 1, 12, tzinfo=UTC))
     open_board(page, f"{live_server.url}/play/{DEAL_1}/")
     # From here the page's timers run only when the test moves the clock.
-    page.clock.pause_at(datetime(2026, 12, 1, 12, 1, tzinfo=timezone.utc))
+    page.clock.pause_at(datetime(2026, 12, 1, 12, 1, tzinfo=UTC))
 
     # A♠ dragged onto 10♥: refused in symbols, as a hint would say it.
     found = geometry(page, "run:1:1", "onto:3")
@@ -113,8 +116,9 @@ def test_refusals_in_symbols_fade_and_a_tap_no_double_tap_can_follow_answers_at_
     page.clock.run_for(20_000)
     expect(message(page)).to_have_text("")
     game = Game.new(1)
-    stuck = next(str(n) for n in range(1, 10) if game.columns[n - 1]
-                 and game.tap_destination(str(n), double=True) is None)
+    stuck = next(
+        str(n) for n in range(1, 10) if game.columns[n - 1] and game.tap_destination(str(n), double=True) is None
+    )
     click(page, f"run:{stuck}:1")
     expect(message(page)).to_contain_text("No foundation takes")
 
@@ -136,7 +140,9 @@ def test_a_game_is_thrown_away_only_when_the_player_says_so(page, live_server, t
     page.get_by_test_id("same-deal").click()
     expect(dialog).to_be_visible()
     expect(page.get_by_test_id("confirm-title")).to_have_text("Deal the same cards again?")
-    expect(page.get_by_test_id("confirm-text")).to_have_text("The game on the table, 1 move so far, will be thrown away.")
+    expect(page.get_by_test_id("confirm-text")).to_have_text(
+        "The game on the table, 1 move so far, will be thrown away."
+    )
     page.get_by_test_id("confirm-cancel").click()
     expect(dialog).to_be_hidden()
     expect(page.get_by_test_id("moves")).to_have_text("1")
@@ -168,7 +174,8 @@ def test_a_game_is_thrown_away_only_when_the_player_says_so(page, live_server, t
     expect(result).to_be_visible()
     result.get_by_role("button", name="Same deal").click()
     expect(page.get_by_test_id("confirm-text")).to_have_text(
-        "Your won game and what the server said of it will no longer be shown here.")
+        "Your won game and what the server said of it will no longer be shown here."
+    )
     page.get_by_test_id("confirm-cancel").click()
     expect(result).to_be_visible()
     expect(page.get_by_test_id("moves")).to_have_text(str(len(line)))
@@ -281,8 +288,9 @@ def _own_game(name: str, code: str, actions: list[str]) -> int:
     number = parse_code(code).number
     started = django_timezone.now() - timedelta(minutes=30)
     attempt = Attempt.objects.create(player=player, deal_code=code, deal_number=number, started_at=started)
-    return Submission.objects.create(attempt=attempt, player=player, deal_number=number, actions=actions,
-                                     submitted_at=django_timezone.now()).pk
+    return Submission.objects.create(
+        attempt=attempt, player=player, deal_number=number, actions=actions, submitted_at=django_timezone.now()
+    ).pk
 
 
 def test_the_replay_plays_at_the_chosen_speed_and_steps_by_keys(page, live_server, todays_deal):
@@ -293,11 +301,11 @@ def test_the_replay_plays_at_the_chosen_speed_and_steps_by_keys(page, live_serve
     page.goto(f"{base}/login/?next=/replay/{submission}/")
     page.get_by_test_id("username").fill("ada")
     page.get_by_test_id("password").fill(PASSWORD)
-    page.clock.install(time=datetime(2026, 12, 1, 12, tzinfo=timezone.utc))
+    page.clock.install(time=datetime(2026, 12, 1, 12, tzinfo=UTC))
     page.get_by_test_id("auth-submit").click()
     page.wait_for_url(f"{base}/replay/{submission}/")
     page.wait_for_selector("#table[data-ready=true]")
-    page.clock.pause_at(datetime(2026, 12, 1, 12, 1, tzinfo=timezone.utc))
+    page.clock.pause_at(datetime(2026, 12, 1, 12, 1, tzinfo=UTC))
     step = page.get_by_test_id("step")
     total = len(line)
 

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from leaderboard_fixtures.service import not_a_copy
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
 from leaderboard.models import Attempt, Submission
-from leaderboard_fixtures.service import not_a_copy
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer
@@ -47,7 +47,8 @@ def open_group_board(page: Page, url: str) -> None:
 
 
 def test_two_players_one_inviting_the_other_see_each_other_on_the_groups_board_today(
-        page, second_page, live_server, todays_deal, human_tempo_worker, artifacts):
+    page, second_page, live_server, todays_deal, human_tempo_worker, artifacts
+):
     deal, line = todays_deal
     base = live_server.url
     alice, bob = page, second_page
@@ -97,8 +98,10 @@ def test_two_players_one_inviting_the_other_see_each_other_on_the_groups_board_t
         expect(viewer.get_by_test_id("group-board-meta")).to_contain_text("2 of 2 members played")
         expect(viewer.get_by_test_id("my-place")).to_contain_text("your place #")
         expect(viewer.get_by_test_id("standings")).to_contain_text(other)
-    ranks = [bob.locator(f"#group-board tr[data-player='{name}'] [data-testid=row-day-rank]").inner_text()
-             for name in ("alice", "bob")]
+    ranks = [
+        bob.locator(f"#group-board tr[data-player='{name}'] [data-testid=row-day-rank]").inner_text()
+        for name in ("alice", "bob")
+    ]
     assert sorted(ranks) == ["#1", "#2"]
     bob.screenshot(path=str(artifacts / "group-board.png"), full_page=True)
     alice.screenshot(path=str(artifacts / "group-owner.png"), full_page=True)

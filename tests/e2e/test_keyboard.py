@@ -77,8 +77,9 @@ def test_a_numbered_deal_won_by_keyboard_alone(page, live_server, artifacts):
     expect(page.locator("#table [data-foundation='3']")).to_have_attribute("aria-label", "foundation 3 (hearts), empty")
     for n, cards in enumerate(snap["columns"], 1):
         column = page.locator(f"#table [data-column='{n}']")
-        expect(column).to_have_attribute("aria-label", f"column {n}, {len(cards)} card{'s' * (len(cards) > 1)}, "
-                                                       f"top: {words(cards[-1])}")
+        expect(column).to_have_attribute(
+            "aria-label", f"column {n}, {len(cards)} card{'s' * (len(cards) > 1)}, top: {words(cards[-1])}"
+        )
         top = column.locator(f"[data-index='{len(cards) - 1}']")
         expect(top).to_have_attribute("role", "button")
         expect(top).to_have_attribute("aria-label", f"{words(cards[-1])}, face up")
@@ -126,7 +127,7 @@ def test_a_numbered_deal_won_by_keyboard_alone(page, live_server, artifacts):
     # The line up to its first card move; then undo and redo it, by Ctrl+Z and Ctrl+Shift+Z,
     # then by U and R: each is an action of the log, and the board comes back each time.
     first = next(i for i, text in enumerate(line) if text != "s")
-    player.play(line[:first + 1])
+    player.play(line[: first + 1])
     expect(announcer).to_contain_text(" to ")
     moved = board(page)
     for undo_key, redo_key in (("Control+z", "Control+Shift+z"), ("u", "r")):
@@ -145,7 +146,7 @@ def test_a_numbered_deal_won_by_keyboard_alone(page, live_server, artifacts):
     assert player.check()["log"] == first + 5
 
     # The rest of the line, every action by keys: the game is won.
-    player.play(line[first + 1:])
+    player.play(line[first + 1 :])
     assert player.game.won
     result = page.get_by_test_id("result")
     expect(result).to_be_visible()
@@ -160,18 +161,36 @@ def test_a_numbered_deal_won_by_keyboard_alone(page, live_server, artifacts):
 
 #: A card's name in Polish and German: the rank's and the suit's words, in each one's order.
 NAMES = {
-    "pl": (dict(zip("A23456789TJQK", "as dwójka trójka czwórka piątka szóstka siódemka ósemka dziewiątka dziesiątka "
-                                     "walet dama król".split())),
-           {"S": "pik", "H": "kier", "D": "karo", "C": "trefl"}, "{rank} {suit}"),
-    "de": (dict(zip("A23456789TJQK", "Ass Zwei Drei Vier Fünf Sechs Sieben Acht Neun Zehn Bube Dame König".split())),
-           {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"}, "{suit} {rank}"),
+    "pl": (
+        dict(
+            zip(
+                "A23456789TJQK",
+                "as dwójka trójka czwórka piątka szóstka siódemka ósemka dziewiątka dziesiątka walet dama król".split(),
+            )
+        ),
+        {"S": "pik", "H": "kier", "D": "karo", "C": "trefl"},
+        "{rank} {suit}",
+    ),
+    "de": (
+        dict(zip("A23456789TJQK", "Ass Zwei Drei Vier Fünf Sechs Sieben Acht Neun Zehn Bube Dame König".split())),
+        {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
+        "{suit} {rank}",
+    ),
 }
 #: (stock label, column label, face-up card, picked up) in each language.
 LABELS = {
-    "pl": ("talia, {stock} kart: dobierz", "kolumna 1, {count} {cards}, na wierzchu: {top}", "{top}, odkryta",
-           "Podniesiono: {top}."),
-    "de": ("Talon, {stock} Karten: eine ziehen", "Spalte 1, {count} {cards}, oben: {top}", "{top}, aufgedeckt",
-           "{top} aufgenommen."),
+    "pl": (
+        "talia, {stock} kart: dobierz",
+        "kolumna 1, {count} {cards}, na wierzchu: {top}",
+        "{top}, odkryta",
+        "Podniesiono: {top}.",
+    ),
+    "de": (
+        "Talon, {stock} Karten: eine ziehen",
+        "Spalte 1, {count} {cards}, oben: {top}",
+        "{top}, aufgedeckt",
+        "{top} aufgenommen.",
+    ),
 }
 
 
@@ -183,8 +202,10 @@ def test_a_screen_reader_hears_the_cards_in_polish_and_german(browser, live_serv
     top_card = snap["columns"][0][-1]
     top = order.format(rank=ranks[top_card[0]], suit=suits[top_card[1]])
     count = len(snap["columns"][0])
-    cards = {"pl": "karta" if count == 1 else "karty" if 2 <= count % 10 <= 4 and count not in (12, 13, 14) else "kart",
-             "de": "Karte" if count == 1 else "Karten"}[language]
+    cards = {
+        "pl": "karta" if count == 1 else "karty" if 2 <= count % 10 <= 4 and count not in (12, 13, 14) else "kart",
+        "de": "Karte" if count == 1 else "Karten",
+    }[language]
     stock_label, column_label, card_label, picked_up = LABELS[language]
 
     context = browser.new_context(locale=language, viewport={"width": 1280, "height": 1000})
@@ -195,10 +216,13 @@ def test_a_screen_reader_hears_the_cards_in_polish_and_german(browser, live_serv
         page.wait_for_selector("#table[data-ready=true]")
         expect(page.locator("html")).to_have_attribute("lang", language)
         expect(page.locator("#table [data-stock]")).to_have_attribute(
-            "aria-label", stock_label.format(stock=len(snap["stock"])))
+            "aria-label", stock_label.format(stock=len(snap["stock"]))
+        )
         column = page.locator("#table [data-column='1']")
         expect(column).to_have_attribute("aria-label", column_label.format(count=count, cards=cards, top=top))
-        expect(column.locator(f"[data-index='{count - 1}']")).to_have_attribute("aria-label", card_label.format(top=top))
+        expect(column.locator(f"[data-index='{count - 1}']")).to_have_attribute(
+            "aria-label", card_label.format(top=top)
+        )
         page.locator("#table [data-stock]").focus()
         page.keyboard.press("1")
         page.keyboard.press("Enter")
@@ -219,8 +243,11 @@ def test_a_screen_readers_own_click_picks_up_and_puts_down(page, live_server):
     cards = page.locator(f"#table [data-column='{source}'] [data-col]")
     cards.nth(cards.count() - 1).dispatch_event("click")
     expect(page.locator("#table .held")).to_have_count(1)
-    into = page.locator("#table [data-foundation='1']") if target == "f" else \
-        page.locator(f"#table [data-column='{target}'] [data-col]").last
+    into = (
+        page.locator("#table [data-foundation='1']")
+        if target == "f"
+        else page.locator(f"#table [data-column='{target}'] [data-col]").last
+    )
     into.dispatch_event("click")
     page.wait_for_function("() => document.getElementById('table').dataset.logLength === '1'")
     assert logged(page) == [move]

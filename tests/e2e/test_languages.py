@@ -12,11 +12,11 @@ from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
-from tools import catalogues
 from games import format_code
 from leaderboard.models import Attempt, Submission
-from worker import wait_for
+from tools import catalogues
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer
@@ -65,7 +65,8 @@ def reader(browser):
 
 
 def test_a_polish_player_signs_up_wins_and_reads_everything_in_polish(
-        reader, live_server, todays_deal, human_tempo_worker, artifacts):
+    reader, live_server, todays_deal, human_tempo_worker, artifacts
+):
     deal, line = todays_deal
     base = live_server.url
     page = reader("pl-PL", "Europe/Warsaw")
@@ -147,8 +148,14 @@ def test_a_german_reader_reads_the_rules_and_switches_to_english(reader, live_se
     page.wait_for_url(f"{base}/rules/")
     expect(page.locator("h1")).to_have_text("Easy Harp: die Regeln")
     rules = page.get_by_test_id("rules")
-    for heading in ("Ziel und Karten", "Züge", "Punkte und Züge", "Das Blatt des Tages", "Wie die Ranglisten werten",
-                    "Fairplay"):
+    for heading in (
+        "Ziel und Karten",
+        "Züge",
+        "Punkte und Züge",
+        "Das Blatt des Tages",
+        "Wie die Ranglisten werten",
+        "Fairplay",
+    ):
         expect(rules.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     expect(rules).to_contain_text("genau 1.220 Punkte")
     expect(rules).to_contain_text("Nur Spiele Angemeldeter werden gewertet.")

@@ -8,11 +8,11 @@ import time
 from datetime import timedelta
 
 import pytest
+from leaderboard_fixtures.service import not_a_copy, times_within
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
 from leaderboard.models import Attempt, Submission
-from leaderboard_fixtures.service import not_a_copy, times_within
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .test_groups import win_todays_deal
@@ -39,11 +39,15 @@ def send_won_game(page: Page, base: str, username: str, line: list[str], minutes
     assert started.status == 201, started.text()
     attempt = started.json()
     Attempt.objects.filter(pk=attempt["id"]).update(
-        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(minutes=minutes))
+        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(minutes=minutes)
+    )
     player = Attempt.objects.get(pk=attempt["id"]).player
     actions = not_a_copy(player, attempt["deal"], line)
-    sent = page.request.post(f"{base}/api/attempts/{attempt['id']}/submission", headers=headers,
-                             data=json.dumps({"actions": actions, "times": times_within(len(actions), minutes * 60_000)}))
+    sent = page.request.post(
+        f"{base}/api/attempts/{attempt['id']}/submission",
+        headers=headers,
+        data=json.dumps({"actions": actions, "times": times_within(len(actions), minutes * 60_000)}),
+    )
     assert sent.status == 202, sent.text()
     submission = sent.json()["id"]
     wait_for(lambda: Submission.objects.filter(pk=submission, status="verified", player__username=username).exists())
@@ -51,7 +55,8 @@ def send_won_game(page: Page, base: str, username: str, line: list[str], minutes
 
 
 def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
-        page, second_page, live_server, todays_deal, human_tempo_worker, artifacts):
+    page, second_page, live_server, todays_deal, human_tempo_worker, artifacts
+):
     _, line = todays_deal
     base = live_server.url
     ann, ben = page, second_page
@@ -64,11 +69,16 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
     expect(ann.get_by_test_id("my-rank")).to_contain_text("#1")
     ann.evaluate("window.stillTheSamePage = true")
     polls = []
-    ann.on("response", lambda r: polls.append((r.status, r.request.headers.get("if-none-match")))
-           if "/api/leaderboards/daily/" in r.url else None)
+    ann.on(
+        "response",
+        lambda r: (
+            polls.append((r.status, r.request.headers.get("if-none-match")))
+            if "/api/leaderboards/daily/" in r.url
+            else None
+        ),
+    )
     # Nothing changed yet: the next poll (6 to 9 s) is a 304.
-    ann.wait_for_event("response", lambda r: "/api/leaderboards/daily/" in r.url and r.status == 304,
-                       timeout=12_000)
+    ann.wait_for_event("response", lambda r: "/api/leaderboards/daily/" in r.url and r.status == 304, timeout=12_000)
 
     sign_up(ben, base, "ben")
     send_won_game(ben, base, "ben", line, minutes=10)  # the same moves in less time: first
@@ -88,7 +98,8 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
 
 
 def test_the_result_cards_rank_moves_when_a_better_result_lands(
-        page, second_page, live_server, todays_deal, human_tempo_worker):
+    page, second_page, live_server, todays_deal, human_tempo_worker
+):
     deal, line = todays_deal
     base = live_server.url
     ann, ben = page, second_page
@@ -103,8 +114,9 @@ def test_the_result_cards_rank_moves_when_a_better_result_lands(
     expect(ann.get_by_test_id("rule-message")).to_have_text("Your rank on this board is now #2.")
 
 
-def test_a_members_new_result_shows_on_the_open_group_board(page, second_page, live_server, todays_deal,
-                                                            human_tempo_worker):
+def test_a_members_new_result_shows_on_the_open_group_board(
+    page, second_page, live_server, todays_deal, human_tempo_worker
+):
     from django.contrib.auth import get_user_model
 
     from leaderboard.groups import services

@@ -7,6 +7,7 @@ installed app's) opens offline too, to a practice deal, and says today's needs a
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from games import Game, format_code, parse_code
@@ -55,8 +56,14 @@ def test_a_numbered_deal_opens_and_plays_offline(page, live_server):
     worker = wait_for_worker(page)
     assert worker["scope"] == f"{base}/" and worker["script"] == f"{base}/sw.js"
     assert len(worker["names"]) == 1 and worker["names"][0].startswith("easy-harp-")
-    for path in ("/static/frontend/pages/play.js", "/static/frontend/engine/game.js", "/static/frontend/app.css",
-                 "/play/offline/", "/jsi18n/", "/manifest.webmanifest"):
+    for path in (
+        "/static/frontend/pages/play.js",
+        "/static/frontend/engine/game.js",
+        "/static/frontend/app.css",
+        "/play/offline/",
+        "/jsi18n/",
+        "/manifest.webmanifest",
+    ):
         assert path in worker["kept"], path
     assert "/static/frontend/engine/vectors.json" not in worker["kept"]
     assert not page.evaluate(SERVED_BY_WORKER)  # online: the server's page
@@ -76,10 +83,11 @@ def test_a_numbered_deal_opens_and_plays_offline(page, live_server):
         page.wait_for_selector("#table[data-ready=true]")
         assert page.evaluate(SERVED_BY_WORKER)
         expect(page.get_by_test_id("rule-message")).to_have_text(
-            "Offline: today's deal needs a connection. Meanwhile, a practice deal.")
+            "Offline: today's deal needs a connection. Meanwhile, a practice deal."
+        )
         expect(page.get_by_test_id("deal-code")).to_have_text(re.compile(r"^EH1-N-[A-Z]{7}$"))
         # A page that is no numbered deal is not the worker's to answer.
-        with pytest.raises(Exception):
+        with pytest.raises(PlaywrightError):
             page.goto(f"{base}/boards/")
     finally:
         page.context.set_offline(False)

@@ -7,13 +7,13 @@ from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
+from worker import wait_for
 
 from games import ACTIONS, Game, format_code
 from leaderboard.accounts import services as accounts
 from leaderboard.core import days
 from leaderboard.models import Attempt, DailyDeal, Submission
 from leaderboard.play.services import intake
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer, drag, geometry, wait_for_log
@@ -83,7 +83,8 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 
 def test_sign_up_win_the_daily_deal_by_hand_and_see_it_verified_and_ranked(
-        page, live_server, todays_deal, human_tempo_worker, artifacts):
+    page, live_server, todays_deal, human_tempo_worker, artifacts
+):
     deal, line = todays_deal
     base = live_server.url
     sign_up(page, base, "harpist")
@@ -156,7 +157,8 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     found = geometry(page, f"run:{column}:{run}", f"onto:{onto}")
     drag(page, found["from"], found["to"])
     expect(page.get_by_test_id("rule-message")).to_have_text(
-        "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column.")
+        "A run cannot move as a whole: only the top card moves, except a King-led run onto an empty column."
+    )
     assert table_state(page) == before
 
     # With "Interactive rules" off the move is still refused, silently; the setting persists.
@@ -184,8 +186,9 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     player.note("u")
     undone = table_state(page)
     assert undone["moves"] == moved["moves"]
-    assert {k: v for k, v in undone.items() if k not in ("log", "moves")} == \
-        {k: v for k, v in before.items() if k not in ("log", "moves")}
+    assert {k: v for k, v in undone.items() if k not in ("log", "moves")} == {
+        k: v for k, v in before.items() if k not in ("log", "moves")
+    }
 
     # Hints are counted by the server on an attempt: signed out, the button asks to sign in.
     expect(page.get_by_test_id("hint")).to_have_text("Sign in to get hints")
@@ -274,12 +277,23 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
     for name, actions in (("ada", line), ("bob", line[:60])):
         who = accounts.user_signup(username=name, password=PASSWORD)
         started = days.as_utc_datetime(yesterday.date) + timedelta(hours=9)
-        attempt = Attempt.objects.create(player=who, deal_code=code, deal_number=deal.number,
-                                         daily_date=yesterday.date, ranked=True, started_at=started)
+        attempt = Attempt.objects.create(
+            player=who,
+            deal_code=code,
+            deal_number=deal.number,
+            daily_date=yesterday.date,
+            ranked=True,
+            started_at=started,
+        )
         # As intake stored it that day (it refuses it now that the day is final), then verified.
-        submission = Submission.objects.create(attempt=attempt, player=who, deal_number=deal.number,
-                                               daily_date=yesterday.date, actions=actions,
-                                               submitted_at=started + timedelta(minutes=30))
+        submission = Submission.objects.create(
+            attempt=attempt,
+            player=who,
+            deal_number=deal.number,
+            daily_date=yesterday.date,
+            actions=actions,
+            submitted_at=started + timedelta(minutes=30),
+        )
         intake.enqueue_verification(submission.pk)
         submissions[name] = submission.pk
     wait_for(lambda: Submission.objects.filter(status="verified").count() == 2)
@@ -345,4 +359,5 @@ def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays
 
 def table_state_foundations(page: Page) -> list[int]:
     return page.evaluate(
-        "[...document.querySelectorAll('#table [data-foundation]')].map((f) => Number(f.dataset.count))")
+        "[...document.querySelectorAll('#table [data-foundation]')].map((f) => Number(f.dataset.count))"
+    )

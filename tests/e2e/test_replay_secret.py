@@ -9,13 +9,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
+from worker import wait_for
 
 from games import format_code, parse_code
 from leaderboard.accounts import services as accounts
 from leaderboard.core import days
 from leaderboard.models import Attempt, Submission
 from leaderboard.play.services import intake
-from worker import wait_for
 
 from .conftest import PASSWORD
 
@@ -27,10 +27,22 @@ def verified_game(name: str, code: str, actions: list[str], daily_date=None) -> 
     player = accounts.user_signup(username=name, password=PASSWORD)
     started = timezone.now() - timedelta(minutes=30)
     number = parse_code(code).number
-    attempt = Attempt.objects.create(player=player, deal_code=code, deal_number=number, daily_date=daily_date,
-                                     ranked=daily_date is not None, started_at=started)
-    submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=daily_date,
-                                           actions=actions, submitted_at=timezone.now())
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=code,
+        deal_number=number,
+        daily_date=daily_date,
+        ranked=daily_date is not None,
+        started_at=started,
+    )
+    submission = Submission.objects.create(
+        attempt=attempt,
+        player=player,
+        deal_number=number,
+        daily_date=daily_date,
+        actions=actions,
+        submitted_at=timezone.now(),
+    )
     intake.enqueue_verification(submission.pk)
     wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verified", won=True).exists())
     return submission.pk
@@ -42,7 +54,9 @@ def test_a_game_of_a_day_not_final_shows_no_cards_and_says_when(page, live_serve
 
     page.goto(f"{live_server.url}/replay/{submission}/")
     page.wait_for_selector("#table[data-ready=true]")
-    expect(page.get_by_test_id("replay-title")).to_contain_text(f"ada · deal of {deal.date:%b} {deal.date.day}, {deal.date.year} · won")
+    expect(page.get_by_test_id("replay-title")).to_contain_text(
+        f"ada · deal of {deal.date:%b} {deal.date.day}, {deal.date.year} · won"
+    )
     expect(page.get_by_test_id("replay-message")).to_contain_text("This game's deal is secret until the day is final")
     zone = page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone")
     final_at = days.day_accepts_until(deal.date).astimezone(ZoneInfo(zone))  # close plus grace, the reader's time

@@ -51,11 +51,21 @@ def pages(replay_id: int, group_id: int) -> list[tuple]:
     listed = [
         ("login", "/login/", "[data-testid=auth-form]", ("[data-testid=auth-submit]", "django", "Log in")),
         ("signup", "/signup/", "[data-testid=auth-form]", ("[data-testid=auth-submit]", "django", "Create account")),
-        ("daily", "/", "[data-testid=game][data-stage=start]", ("[data-testid=daily-panel] h2", "djangojs", "Your ranked try")),
+        (
+            "daily",
+            "/",
+            "[data-testid=game][data-stage=start]",
+            ("[data-testid=daily-panel] h2", "djangojs", "Your ranked try"),
+        ),
         ("deal", "/play/EH1-N-AAAAAAF/", "#table[data-ready=true]", ("[data-testid=same-deal]", "django", "Same deal")),
         ("boards", "/boards/", "body[data-ready=true]", ("h1", "django", "Leaderboards")),
         ("player", "/players/bob/", "body[data-ready=true]", ("main", "django", "Daily history")),
-        ("replay", f"/replay/{replay_id}/", "#table[data-ready=true]", ("[data-testid=replay-title]", "djangojs", "won")),
+        (
+            "replay",
+            f"/replay/{replay_id}/",
+            "#table[data-ready=true]",
+            ("[data-testid=replay-title]", "djangojs", "won"),
+        ),
         ("rules", "/rules/", "h1", ("h1", "django", "Easy Harp: the rules")),
         ("groups", "/groups/", "body[data-ready=true]", ("h1", "django", "Groups")),
         ("group", f"/groups/{group_id}/", "body[data-ready=true]", ("main", "django", "Standings")),
@@ -72,8 +82,14 @@ def verified_game(player, line: list[str], number: int, daily_date=None) -> int:
     """A won game of ``player`` (today's deal when ``daily_date``, else the numbered deal),
     begun 30 minutes ago, stored by intake and verified by the worker's service."""
     code = format_code(number, "D" if daily_date else "N")
-    attempt = Attempt.objects.create(player=player, deal_code=code, deal_number=number, daily_date=daily_date,
-                                     ranked=daily_date is not None, started_at=timezone.now() - timedelta(minutes=30))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=code,
+        deal_number=number,
+        daily_date=daily_date,
+        ranked=daily_date is not None,
+        started_at=timezone.now() - timedelta(minutes=30),
+    )
     times = [1000 * (i + 1) for i in range(len(line))] if daily_date else None
     submission = intake.submission_create(attempt=attempt, player=player, actions=line, times=times)
     verified = verification.submission_verify(submission.pk)

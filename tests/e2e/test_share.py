@@ -9,10 +9,10 @@ from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
+from worker import wait_for
 
 from games import format_code
 from leaderboard.models import Attempt, Submission
-from worker import wait_for
 
 from .conftest import PASSWORD
 from .driver import BoardPlayer
@@ -27,8 +27,9 @@ def clock(ms: int) -> str:
     return f"{hours}:{minutes:02}:{seconds % 60:02}" if hours else f"{minutes}:{seconds % 60:02}"
 
 
-def test_a_verified_daily_win_is_shared_through_the_clipboard(page, live_server, todays_deal, human_tempo_worker,
-                                                              artifacts):
+def test_a_verified_daily_win_is_shared_through_the_clipboard(
+    page, live_server, todays_deal, human_tempo_worker, artifacts
+):
     deal, line = todays_deal
     base = live_server.url
     context = page.context

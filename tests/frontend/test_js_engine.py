@@ -15,8 +15,16 @@ import subprocess
 import pytest
 
 from games import (
-    ACTIONS, MESSAGES, InvalidCode, MalformedAction, Refusal, format_code, parse_action,
-    parse_code, render, replay,
+    ACTIONS,
+    MESSAGES,
+    InvalidCode,
+    MalformedAction,
+    Refusal,
+    format_code,
+    parse_action,
+    parse_code,
+    render,
+    replay,
 )
 from tools.vectors import REGENERATE, ROOT, VECTORS_PATH, fresh_game, vectors_text
 
@@ -92,11 +100,13 @@ def test_javascript_engine_agrees_with_every_vector():
         pytest.skip("node is not on PATH: the JavaScript engine tests need Node.js 20+ (apt-get install nodejs)")
     proc = subprocess.run(
         [node, "--test", "tests/frontend/"],
-        cwd=ROOT, capture_output=True, text=True, timeout=NODE_TIMEOUT,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=NODE_TIMEOUT,
     )
     summary = "\n".join(line for line in proc.stdout.splitlines() if line.startswith("# "))
     assert proc.returncode == 0, (
-        f"node --test tests/frontend/ failed (exit {proc.returncode}):\n"
-        f"{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
+        f"node --test tests/frontend/ failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
     )
     assert "# fail 0" in summary, summary

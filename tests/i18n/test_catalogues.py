@@ -45,25 +45,42 @@ def test_the_extraction_finds_what_makemessages_would():
     pgettext, gettext_noop with + between literals)."""
     django = catalogues.extract("django")
     js = catalogues.extract("djangojs")
-    assert (None, "Nothing to undo.") in django                       # games/refusals.py
-    assert (None, "%(count)d result hidden.") in django                # ngettext, admin.py
-    assert (None, "Leaderboards") in django                            # {% translate %}
+    assert (None, "Nothing to undo.") in django  # games/refusals.py
+    assert (None, "%(count)d result hidden.") in django  # ngettext, admin.py
+    assert (None, "Leaderboards") in django  # {% translate %}
     assert ("a deal", "Play") in django and ("replay: first step", "Start") in django
-    plural = django[(None, "Your first try at the day's deal is the ranked one. The cards stay hidden until you "
-                           "press Start, and the server's clock starts then. Later tries are practice: verified, "
-                           "but never ranked.")]
-    assert isinstance(plural.id, tuple)                                # blocktranslate count
+    plural = django[
+        (
+            None,
+            "Your first try at the day's deal is the ranked one. The cards stay hidden until you "
+            "press Start, and the server's clock starts then. Later tries are practice: verified, "
+            "but never ranked.",
+        )
+    ]
+    assert isinstance(plural.id, tuple)  # blocktranslate count
     assert (None, "closes at %(time)s") in js
     assert ("replay", "Play") in js
-    assert (None, "No foundation takes {card}: the {suit} foundations ({first} and {second}) take only the "
-                  "next card of their suit, Ace first.") in js          # engine/refusals.js, "a" + "b"
+    assert (
+        None,
+        "No foundation takes {card}: the {suit} foundations ({first} and {second}) take only the "
+        "next card of their suit, Ace first.",
+    ) in js  # engine/refusals.js, "a" + "b"
     assert not any("stack" in name for entry in django.values() for name in entry.files)
 
 
-@pytest.mark.parametrize(("count", "form"), [
-    (1, "Ukryto 1 wynik."), (2, "Ukryto 2 wyniki."), (4, "Ukryto 4 wyniki."), (5, "Ukryto 5 wyników."),
-    (12, "Ukryto 12 wyników."), (14, "Ukryto 14 wyników."), (22, "Ukryto 22 wyniki."), (25, "Ukryto 25 wyników."),
-])
+@pytest.mark.parametrize(
+    ("count", "form"),
+    [
+        (1, "Ukryto 1 wynik."),
+        (2, "Ukryto 2 wyniki."),
+        (4, "Ukryto 4 wyniki."),
+        (5, "Ukryto 5 wyników."),
+        (12, "Ukryto 12 wyników."),
+        (14, "Ukryto 14 wyników."),
+        (22, "Ukryto 22 wyniki."),
+        (25, "Ukryto 25 wyników."),
+    ],
+)
 def test_polish_has_three_plural_forms_in_python(count, form):
     with translation.override("pl"):
         assert ngettext("%(count)d result hidden.", "%(count)d results hidden.", count) % {"count": count} == form
@@ -92,7 +109,7 @@ def _catalogue(script: str) -> dict:
 def test_the_javascript_catalogue_translates_every_string_of_the_modules(language):
     catalogue = _catalogue(_catalogue_script(language))
     untranslated = []
-    for (context, msgid), entry in catalogues.extract("djangojs").items():
+    for context, msgid in catalogues.extract("djangojs"):
         key = f"{context}\x04{msgid}" if context else msgid
         words = catalogue.get(key)
         forms = words if isinstance(words, list) else [words]
@@ -126,6 +143,18 @@ def test_polish_plurals_in_the_browser_catalogue():
     script = _catalogue_script("pl")
     out = subprocess.run(["node", "-e", _PLURALS, script], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout) == [
-        "1 ruch", "2 ruchy", "3 ruchy", "4 ruchy", "5 ruchów", "11 ruchów", "12 ruchów", "13 ruchów",
-        "21 ruchów", "22 ruchy", "25 ruchów", "101 ruchów", "102 ruchy", "112 ruchów",
+        "1 ruch",
+        "2 ruchy",
+        "3 ruchy",
+        "4 ruchy",
+        "5 ruchów",
+        "11 ruchów",
+        "12 ruchów",
+        "13 ruchów",
+        "21 ruchów",
+        "22 ruchy",
+        "25 ruchów",
+        "101 ruchów",
+        "102 ruchy",
+        "112 ruchów",
     ]

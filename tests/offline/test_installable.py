@@ -43,10 +43,19 @@ def test_the_worker_keeps_what_a_numbered_deal_needs_and_not_the_test_vectors():
     kept = constants["PRECACHE"]
     assert constants["SHELL"] == "/play/offline/" and constants["CATALOGUE"] == "/jsi18n/"
     assert constants["MANIFEST"] == "/manifest.webmanifest"
-    for path in ("/static/frontend/pages/play.js", "/static/frontend/engine/game.js", "/static/frontend/app.css",
-                 "/static/frontend/engine/refusals.js", "/static/frontend/pages/play/deal.js",
-                 "/static/frontend/lib/i18n.js", "/static/frontend/lib/offline.js",
-                 "/static/frontend/icons/icon-192.png", "/play/offline/", "/jsi18n/", "/manifest.webmanifest"):
+    for path in (
+        "/static/frontend/pages/play.js",
+        "/static/frontend/engine/game.js",
+        "/static/frontend/app.css",
+        "/static/frontend/engine/refusals.js",
+        "/static/frontend/pages/play/deal.js",
+        "/static/frontend/lib/i18n.js",
+        "/static/frontend/lib/offline.js",
+        "/static/frontend/icons/icon-192.png",
+        "/play/offline/",
+        "/jsi18n/",
+        "/manifest.webmanifest",
+    ):
         assert path in kept, path
     assert not [path for path in kept if path.endswith(".json") or "swagger" in path]
     # Every static file it keeps is one the site serves.
@@ -82,8 +91,11 @@ def test_the_version_changes_with_any_kept_file_and_only_with_them(tmp_path, mon
 def test_the_shell_deals_the_deal_its_address_names():
     response = Client().get("/play/offline/")
     assert response.status_code == 200
-    page = json.loads(re.search(r'<script id="page-data" type="application/json">(.+?)</script>',
-                                response.content.decode(), re.S).group(1))
+    page = json.loads(
+        re.search(
+            r'<script id="page-data" type="application/json">(.+?)</script>', response.content.decode(), re.S
+        ).group(1)
+    )
     assert page["shell"] is True and page["code"] is None and page["daily"] is False
 
 

@@ -17,8 +17,8 @@ from django.conf import settings
 from leaderboard_fixtures.reliability import submitted
 from rest_framework.test import APIClient
 
-from tools.stack.process import free_port
 from leaderboard.accounts import services as accounts
+from tools.stack.process import free_port
 
 from .test_smoke import fresh_database, healthy
 

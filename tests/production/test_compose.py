@@ -63,8 +63,10 @@ def test_commands(compose):
     services = compose["services"]
     assert re.search(r"\bgunicorn -c config/gunicorn\.conf\.py config\.wsgi\b", _command(services["web"]))
     # The metrics' folder emptied, then the migrations, once, before anything else starts.
-    assert re.fullmatch(r"python -m config\.metrics clear && exec python manage\.py migrate --noinput",
-                        _command(services["migrate"]).removeprefix("sh -c ").strip())
+    assert re.fullmatch(
+        r"python -m config\.metrics clear && exec python manage\.py migrate --noinput",
+        _command(services["migrate"]).removeprefix("sh -c ").strip(),
+    )
     assert re.search(r"\bcelery -A config worker\b", _command(services["worker"]))
     assert re.search(r"\bcelery -A config beat\b", _command(services["beat"]))
 

@@ -71,6 +71,7 @@ BEAT_TIMEOUT = 60
 
 # -- the runtime-only virtual environment ---------------------------------------------------
 
+
 @contextmanager
 def _exclusive(name: str):
     """One test session at a time builds the venv (engineers share the work tree)."""
@@ -86,9 +87,21 @@ def _build_production_venv(digest: str) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(PRODUCTION_VENV)], check=True)
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     install = subprocess.run(
-        [str(PRODUCTION_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
-         "-r", str(RUNTIME_LOCK)],
-        env=env, capture_output=True, text=True, check=False)
+        [
+            str(PRODUCTION_VENV / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--require-hashes",
+            "-r",
+            str(RUNTIME_LOCK),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert install.returncode == 0, f"pip install --require-hashes -r requirements.txt:\n{install.stderr[-5000:]}"
     VENV_STAMP.write_text(digest)
 
@@ -105,6 +118,7 @@ def production_bin() -> Path:
 
 # -- the test's own PostgreSQL database and Redis database ----------------------------------
 
+
 @contextmanager
 def fresh_database(suffix: str):
     """The URL of a new, empty database beside the configured one, dropped after."""
@@ -112,8 +126,12 @@ def fresh_database(suffix: str):
     if config["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the production stack runs on PostgreSQL")
     name = f"{config['NAME']}_{suffix}"
-    server = {"host": config["HOST"] or "127.0.0.1", "port": config["PORT"] or 5432,
-              "user": config["USER"], "password": config["PASSWORD"] or None}
+    server = {
+        "host": config["HOST"] or "127.0.0.1",
+        "port": config["PORT"] or 5432,
+        "user": config["USER"],
+        "password": config["PASSWORD"] or None,
+    }
 
     def run(statement):
         with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
@@ -139,6 +157,7 @@ def smoke_database_url():
 
 # -- the services ---------------------------------------------------------------------------
 
+
 class Service:
     """One compose service's command as a process group, logging to a file."""
 
@@ -148,8 +167,9 @@ class Service:
 
     def start(self) -> "Service":
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=out,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
         return self
 
     def alive(self) -> bool:
@@ -173,35 +193,53 @@ class Stack:
     """migrate, web, worker and beat as docker-compose.yml runs them, on this machine's
     addresses, from static files collected as the Dockerfile collects them."""
 
-    def __init__(self, bin_dir: Path, database_url: str, redis_url: str, folder: Path,
-                 extra_environment: dict[str, str] | None = None):
+    def __init__(
+        self,
+        bin_dir: Path,
+        database_url: str,
+        redis_url: str,
+        folder: Path,
+        extra_environment: dict[str, str] | None = None,
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = folder
-        self.extra_environment = {**EXTRA_ENVIRONMENT, "DJANGO_STATIC_ROOT": str(folder / "staticfiles"),
-                                  **(extra_environment or {})}
-        self.services = {name: self._service(name, bin_dir, database_url, redis_url, folder)
-                         for name in ("migrate", "web", "worker", "beat")}
+        self.extra_environment = {
+            **EXTRA_ENVIRONMENT,
+            "DJANGO_STATIC_ROOT": str(folder / "staticfiles"),
+            **(extra_environment or {}),
+        }
+        self.services = {
+            name: self._service(name, bin_dir, database_url, redis_url, folder)
+            for name in ("migrate", "web", "worker", "beat")
+        }
         self.bin_dir = bin_dir
 
     def _service(self, name, bin_dir, database_url, redis_url, folder) -> Service:
         compose = app_service(name, COMPOSE_VALUES)
         for key in ("DATABASE_URL", "REDIS_URL"):
             assert key in compose.environment, f"docker-compose.yml's {name} has no {key}"
-        environment = {key: self._local(value, folder) for key, value in compose.environment.items()
-                       if value is not None}
+        environment = {
+            key: self._local(value, folder) for key, value in compose.environment.items() if value is not None
+        }
         # The test server's own password (none): compose's is for its own postgres service.
         environment.pop("DATABASE_PASSWORD")
         env = {
             # The image's own environment (Dockerfile ENV) and nothing from this test session.
-            "PATH": f"{bin_dir}:{SYSTEM_PATH}", "HOME": str(folder), "LANG": "C.UTF-8",
-            "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1",
+            "PATH": f"{bin_dir}:{SYSTEM_PATH}",
+            "HOME": str(folder),
+            "LANG": "C.UTF-8",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
             # .env, the operator's file: compose's ${...} and every app container's env_file,
             # under the service's own environment.
-            **COMPOSE_VALUES, **environment, "DATABASE_URL": database_url, "REDIS_URL": redis_url, **self.extra_environment,
+            **COMPOSE_VALUES,
+            **environment,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            **self.extra_environment,
         }
-        return Service(name, [self._local(part, folder) for part in compose.command], env,
-                       folder / f"{name}.log")
+        return Service(name, [self._local(part, folder) for part in compose.command], env, folder / f"{name}.log")
 
     def _local(self, part: str, folder: Path) -> str:
         """A command argument with the container's addresses replaced by this machine's."""
@@ -210,10 +248,20 @@ class Stack:
 
     def collect_static(self) -> None:
         """The Dockerfile's collectstatic, with its build-time values."""
-        env = {**self.services["web"].env, "DJANGO_SECRET_KEY": "collectstatic-only",
-               "DAILY_DEAL_SECRET": "collectstatic-only", "ALLOWED_HOSTS": "localhost"}
-        result = subprocess.run([str(self.bin_dir / "python"), "manage.py", "collectstatic", "--noinput"],
-                                cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+        env = {
+            **self.services["web"].env,
+            "DJANGO_SECRET_KEY": "collectstatic-only",
+            "DAILY_DEAL_SECRET": "collectstatic-only",
+            "ALLOWED_HOSTS": "localhost",
+        }
+        result = subprocess.run(
+            [str(self.bin_dir / "python"), "manage.py", "collectstatic", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert result.returncode == 0, result.stdout + result.stderr
 
     def start(self, *names: str) -> None:
@@ -230,15 +278,17 @@ class Stack:
             self.wait("ready worker", lambda: " ready." in self.services["worker"].output(), START_TIMEOUT)
 
     def logs(self) -> str:
-        return "\n".join(f"----- {name} -----\n{service.output()[-6000:]}"
-                         for name, service in self.services.items())
+        return "\n".join(f"----- {name} -----\n{service.output()[-6000:]}" for name, service in self.services.items())
 
     def wait(self, what: str, condition, timeout: float):
         """The condition's value once true; fails at once when a service has died."""
         deadline = time.monotonic() + timeout
         while True:
-            dead = [name for name, service in self.services.items()
-                    if name != "migrate" and service.process and not service.alive()]
+            dead = [
+                name
+                for name, service in self.services.items()
+                if name != "migrate" and service.process and not service.alive()
+            ]
             assert not dead, f"{', '.join(dead)} exited while waiting for {what}"
             value = condition()
             if value:
@@ -252,6 +302,7 @@ class Stack:
 
 
 # -- HTTP -----------------------------------------------------------------------------------
+
 
 def call(base: str, method: str, path: str, body=None, token: str | None = None) -> tuple[int, dict]:
     headers = {"Accept": "application/json"}
@@ -287,6 +338,7 @@ def shortest_won_game() -> dict:
 
 # -- the test -------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def stack(production_bin, smoke_database_url, clean_redis, tmp_path):
     stack = Stack(production_bin, smoke_database_url, settings.REDIS_URL, tmp_path)
@@ -308,14 +360,16 @@ def play_a_won_game(stack: Stack) -> None:
     stack.start("web", "worker", "beat")
 
     game = shortest_won_game()
-    status, account = call(stack.url, "POST", "/api/auth/signup/",
-                           {"username": "smoke_player", "password": "a-long-smoke-test-password-7"})
+    status, account = call(
+        stack.url, "POST", "/api/auth/signup/", {"username": "smoke_player", "password": "a-long-smoke-test-password-7"}
+    )
     assert status == 201, account
     token = account["token"]
     status, attempt = call(stack.url, "POST", "/api/attempts/", {"deal": game["deal"]}, token)
     assert status == 201, attempt
-    status, accepted = call(stack.url, "POST", f"/api/attempts/{attempt['id']}/submission",
-                            {"actions": game["actions"], "hints": 0}, token)
+    status, accepted = call(
+        stack.url, "POST", f"/api/attempts/{attempt['id']}/submission", {"actions": game["actions"], "hints": 0}, token
+    )
     assert status == 202, accepted
 
     def settled():
@@ -335,8 +389,7 @@ def play_a_won_game(stack: Stack) -> None:
 
     # beat reaches the broker, and its periodic task reaches the worker.
     def beat_task_done():
-        return any("requeue_stale_submissions" in line and "succeeded" in line
-                   for line in worker.output().splitlines())
+        return any("requeue_stale_submissions" in line and "succeeded" in line for line in worker.output().splitlines())
 
     stack.wait("a task sent by beat and run by the worker", beat_task_done, BEAT_TIMEOUT)
     assert all(service.alive() for name, service in stack.services.items() if name != "migrate")

@@ -128,14 +128,20 @@ def serve(folder: Path, port: int, children: list[Child], state: State, stop: th
     # metrics folder for web, worker and beat, emptied at every start.
     metrics_dir = folder / "metrics"
     metrics_dir.mkdir(exist_ok=True)
-    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "DJANGO_STATIC_MANIFEST": "1",
-           "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+    env = {
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_STATIC_MANIFEST": "1",
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+    }
 
     migrate = start(Child("migrate", commands.manage("migrate", "--noinput"), env=env))
     if not wait_until(lambda: migrate.exit_code == 0, _("the migrations ended"), migrate, stop, timeout=600):
         return 0
-    for name, argv in (("static", commands.manage("collectstatic", "--noinput", "-v", "0")),
-                       ("metrics", [PYTHON, "-m", "config.metrics", "clear"])):
+    for name, argv in (
+        ("static", commands.manage("collectstatic", "--noinput", "-v", "0")),
+        ("metrics", [PYTHON, "-m", "config.metrics", "clear"]),
+    ):
         if not run_once(start(Child(name, argv, env=env)), stop):
             return 0
 

@@ -31,7 +31,18 @@ def gunicorn(
 ) -> list[str]:
     """gunicorn serving config.wsgi on ``bind`` (host:port); gunicorn's defaults where an
     argument is None."""
-    argv = [PYTHON, "-m", "gunicorn", "-c", str(GUNICORN_CONFIG), "config.wsgi", "--bind", bind, "--workers", str(workers)]
+    argv = [
+        PYTHON,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(GUNICORN_CONFIG),
+        "config.wsgi",
+        "--bind",
+        bind,
+        "--workers",
+        str(workers),
+    ]
     if worker_class is not None:
         argv += ["--worker-class", worker_class]
     if threads is not None:

@@ -21,8 +21,11 @@ from .common import ERRORS
 
 
 def _account(user, token: str | None = None) -> dict:
-    data = {"username": user.username if user.is_authenticated else None,
-            "authenticated": user.is_authenticated, "is_staff": user.is_staff}
+    data = {
+        "username": user.username if user.is_authenticated else None,
+        "authenticated": user.is_authenticated,
+        "is_staff": user.is_staff,
+    }
     if token:
         data["token"] = token
     return data
@@ -51,8 +54,10 @@ class LoginView(APIView):
         # The name as sign-up stored it (NFKC), and with the request: axes counts and locks this door too.
         user = authenticate(request, username=names.normalized(data["username"]), password=data["password"])
         if locked_out(request):
-            raise Throttled(wait=settings.AXES_COOLOFF_TIME.total_seconds(),
-                            detail=_("Too many failed log-ins for this account: try again later."))
+            raise Throttled(
+                wait=settings.AXES_COOLOFF_TIME.total_seconds(),
+                detail=_("Too many failed log-ins for this account: try again later."),
+            )
         if user is None:
             raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)

@@ -15,8 +15,8 @@ from ...boards.selectors import pages as reads
 from ...core import days
 from ...core.errors import Invalid, NotFound
 from ...history import selectors as calendar
+from ..board_serializers import BoardOut, CalendarOut, HistogramOut, PlayersOut, ProfileOut
 from ..params import board_day, date_param, deal_number, int_param, month_param
-from ..serializers import BoardOut, CalendarOut, HistogramOut, PlayersOut, ProfileOut
 from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView
 
 
@@ -51,8 +51,9 @@ class DailyBoardView(BoardView):
 
 
 class DailyBoardTodayView(DailyBoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED},
-                   operation_id="daily_board_today")
+    @extend_schema(
+        parameters=PAGE_PARAMS, responses={200: BoardOut, **ERRORS, **NOT_MODIFIED}, operation_id="daily_board_today"
+    )
     def get(self, request):
         return super().get(request)
 

@@ -16,8 +16,12 @@ PAGE_PARAMS = [
     OpenApiParameter("page", int, description="1-based page number"),
     OpenApiParameter("page_size", int, description=f"rows per page, at most {settings.BOARD_MAX_PAGE_SIZE}"),
     OpenApiParameter("around", str, enum=["me"], description="the caller's own rank and the rows near it"),
-    OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER,
-                     description="the ETag of an earlier answer: 304 without a body while it still holds"),
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="the ETag of an earlier answer: 304 without a body while it still holds",
+    ),
 ]
 #: A board read polled with its ETag (``LiveView``).
 NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the If-None-Match tag still holds")}

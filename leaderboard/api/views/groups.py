@@ -34,8 +34,9 @@ from ..group_serializers import (
 from ..params import board_day, date_param, int_param, valid_body
 from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView
 
-PLAYER_PARAM = OpenApiParameter("player", str, description="Another player's groups that the caller shares "
-                                                           "(all of them for the caller's own name)")
+PLAYER_PARAM = OpenApiParameter(
+    "player", str, description="Another player's groups that the caller shares (all of them for the caller's own name)"
+)
 MONTH_PARAM = OpenApiParameter("month", str, description="YYYY-MM; this month by default")
 
 
@@ -149,15 +150,19 @@ class GroupDayBoardView(LiveView, _GroupView):
         if around is not None and around != "me":
             raise Invalid(gettext("around takes only the value 'me'."), code="invalid_parameter")
         if around:
-            return self.live_answer(selectors.group_board_around(group_id, members, when, request.user,
-                                                                 radius=size // 2))
+            return self.live_answer(
+                selectors.group_board_around(group_id, members, when, request.user, radius=size // 2)
+            )
         page = int_param(request, "page", 1, 1, 1_000_000)
         return self.live_answer(selectors.group_board_page(group_id, members, when, page, size))
 
 
 class GroupDayBoardTodayView(GroupDayBoardView):
-    @extend_schema(parameters=PAGE_PARAMS, responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED},
-                   operation_id="group_board_today")
+    @extend_schema(
+        parameters=PAGE_PARAMS,
+        responses={200: GroupBoardOut, **ERRORS, **NOT_MODIFIED},
+        operation_id="group_board_today",
+    )
     def get(self, request, group_id: int, day: str | None = None):
         return super().get(request, group_id)  # today's: its URL names no day
 

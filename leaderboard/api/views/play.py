@@ -78,11 +78,13 @@ class SubmissionCreateView(APIView):
             raise TooLarge(too_large_message(limit), detail={"limit_bytes": limit})
         attempt = submission_reads.attempt_for(request.user, attempt_id)
         data = valid_body(SubmissionIn, request)
-        submission = intake.submission_create(
-            attempt=attempt, player=request.user, **data)
+        submission = intake.submission_create(attempt=attempt, player=request.user, **data)
         url = reverse("submission", args=[submission.pk])
-        return Response({"id": submission.pk, "status": submission.status, "url": url},
-                        status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+        return Response(
+            {"id": submission.pk, "status": submission.status, "url": url},
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": url},
+        )
 
 
 class HintView(APIView):

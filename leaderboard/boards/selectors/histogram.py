@@ -38,9 +38,11 @@ _MOVES_SHIFT = order.SCORE_BITS + order.WON_SECONDS_BITS  # a win's body: moves,
 _TIER = 1 << order.BODY_BITS
 # The winners' moves counted by value: tier 0 (won) and tier 2 (won with hints) are two ranges
 # of rank keys, so the losers' entries are never read.
-_WINNERS = (f'SELECT ("rank_key" >> {_MOVES_SHIFT}) & {order.MOVES_CAP}, count(*) FROM "{_ENTRIES}" '
-            f'WHERE "board" = %s AND ("rank_key" < {_TIER} OR ("rank_key" >= {2 * _TIER} '
-            f'AND "rank_key" < {3 * _TIER})) GROUP BY 1')
+_WINNERS = (
+    f'SELECT ("rank_key" >> {_MOVES_SHIFT}) & {order.MOVES_CAP}, count(*) FROM "{_ENTRIES}" '
+    f'WHERE "board" = %s AND ("rank_key" < {_TIER} OR ("rank_key" >= {2 * _TIER} '
+    f'AND "rank_key" < {3 * _TIER})) GROUP BY 1'
+)
 
 
 def bucket_width(low: int, high: int, max_buckets: int = MAX_BUCKETS) -> int:
@@ -67,8 +69,9 @@ def buckets(counts: dict[int, int], max_buckets: int = MAX_BUCKETS) -> list[dict
     found = [0] * (high // width - first + 1)
     for moves, n in counts.items():
         found[moves // width - first] += n
-    return [{"low": (first + i) * width, "high": (first + i) * width + width - 1, "count": n}
-            for i, n in enumerate(found)]
+    return [
+        {"low": (first + i) * width, "high": (first + i) * width + width - 1, "count": n} for i, n in enumerate(found)
+    ]
 
 
 def bucket_of(shown: list[dict], moves: int) -> int | None:
@@ -110,8 +113,13 @@ def day_histogram(day: date, viewer) -> dict:
     board = order.daily_board(day)
     final = days.day_final(day)
     found = _cached(board, lambda: _winners(board), FINAL_SECONDS if final else cache.PAGE_SECONDS)
-    return {"date": day, "board": board, "final": final, **found,
-            "me": _mine(board, viewer, found["buckets"]) if viewer.is_authenticated else None}
+    return {
+        "date": day,
+        "board": board,
+        "final": final,
+        **found,
+        "me": _mine(board, viewer, found["buckets"]) if viewer.is_authenticated else None,
+    }
 
 
 def _mine(board: str, viewer, shown: list[dict]) -> dict | None:
@@ -121,5 +129,4 @@ def _mine(board: str, viewer, shown: list[dict]) -> dict | None:
     if key is None:
         return None
     parts = order.rank_parts(key)
-    return {"won": parts.won, "moves": parts.moves,
-            "bucket": bucket_of(shown, parts.moves) if parts.won else None}
+    return {"won": parts.won, "moves": parts.moves, "bucket": bucket_of(shown, parts.moves) if parts.won else None}

@@ -37,6 +37,7 @@ def board_page_at(board: str, page: int, page_size: int) -> tuple[bytes, tuple[i
         found, total = source.page(offset, page_size)
         head = {"board": board, "count": total, "page": page, "page_size": page_size}
         return rows.page_json(head, offset + 1, found)
+
     last_rank = page * page_size
     if last_rank > cache.TOP_RANKS:
         return compute(), None

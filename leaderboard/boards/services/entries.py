@@ -79,19 +79,33 @@ def _refreshed(player_id: int, boards: list[str], *, players: bool) -> None:
 
 def _entry_recompute(board: str, submission: Submission) -> None:
     """The player's entry on ``board``: their best verified result there that is on the boards."""
-    scope = {"daily_date": submission.daily_date} if order.is_daily(board) else {
-        "deal_number": submission.deal_number, "daily_date__isnull": True}  # daily results: boards_of
+    scope = (
+        {"daily_date": submission.daily_date}
+        if order.is_daily(board)
+        else {"deal_number": submission.deal_number, "daily_date__isnull": True}
+    )  # daily results: boards_of
     best = (
-        Submission.objects.on_boards().filter(player_id=submission.player_id, **scope)
-        .order_by("rank_key", "submitted_at", "pk").values_list("pk", "rank_key", "submitted_at").first()
+        Submission.objects.on_boards()
+        .filter(player_id=submission.player_id, **scope)
+        .order_by("rank_key", "submitted_at", "pk")
+        .values_list("pk", "rank_key", "submitted_at")
+        .first()
     )
     if best is None:
         BoardEntry.objects.filter(board=board, player_id=submission.player_id).delete()
         return
     BoardEntry.objects.bulk_create(
-        [BoardEntry(board=board, player_id=submission.player_id, submission_id=best[0], rank_key=best[1],
-                    submitted_at=best[2])],
-        update_conflicts=True, unique_fields=["board", "player"],
+        [
+            BoardEntry(
+                board=board,
+                player_id=submission.player_id,
+                submission_id=best[0],
+                rank_key=best[1],
+                submitted_at=best[2],
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["board", "player"],
         update_fields=["submission", "rank_key", "submitted_at"],
     )
 
@@ -100,16 +114,21 @@ def _entries_improve(submission_id: int, boards: list[str]) -> list[str]:
     """A newly verified submission: on each board, make it the player's entry when it is on the
     boards (not hidden, flagged, practice or a copy) and ranks better than their entry (or they
     have none), in one statement. The boards whose entry changed."""
-    return [board for board, in sql.run(
-        f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
-        f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
-        f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
-        f'WHERE s."id" = %s AND {_ON_BOARDS} '
-        f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
-        f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
-        f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
-        f'< (e."rank_key", e."submitted_at", e."submission_id") '
-        f'RETURNING e."board"', [boards, submission_id])]
+    return [
+        board
+        for (board,) in sql.run(
+            f'INSERT INTO "{_ENTRIES}" AS e ("board", "player_id", "submission_id", "rank_key", "submitted_at") '
+            f'SELECT b.board, s."player_id", s."id", s."rank_key", s."submitted_at" '
+            f'FROM "{_SUBMISSIONS}" s, unnest(%s::varchar[]) AS b(board) '
+            f'WHERE s."id" = %s AND {_ON_BOARDS} '
+            f'ON CONFLICT ("board", "player_id") DO UPDATE SET "submission_id" = EXCLUDED."submission_id", '
+            f'"rank_key" = EXCLUDED."rank_key", "submitted_at" = EXCLUDED."submitted_at" '
+            f'WHERE (EXCLUDED."rank_key", EXCLUDED."submitted_at", EXCLUDED."submission_id") '
+            f'< (e."rank_key", e."submitted_at", e."submission_id") '
+            f'RETURNING e."board"',
+            [boards, submission_id],
+        )
+    ]
 
 
 def boards_mirror(boards: list[str], player_id: int, *, players: bool = False) -> None:
@@ -153,9 +172,12 @@ def player_rows_refresh(player_id: int) -> None:
 def _entries_of(player_id: int, boards: list[str]):
     """``(board, rank_key, submitted_at, submission_id, row)`` of the player's entries on
     ``boards``, the row as ``rows`` renders it."""
-    found = sql.run(f'SELECT e."board", e."rank_key", e."submitted_at", {rows.SQL_COLUMNS} '
-                    f'FROM "{_ENTRIES}" e INNER JOIN {rows.SQL_JOIN} ON s."id" = e."submission_id" '
-                    f'WHERE e."player_id" = %s AND e."board" = ANY(%s)', [player_id, boards])
+    found = sql.run(
+        f'SELECT e."board", e."rank_key", e."submitted_at", {rows.SQL_COLUMNS} '
+        f'FROM "{_ENTRIES}" e INNER JOIN {rows.SQL_JOIN} ON s."id" = e."submission_id" '
+        f'WHERE e."player_id" = %s AND e."board" = ANY(%s)',
+        [player_id, boards],
+    )
     return [(board, key, at, values[0], rows.render(values)) for board, key, at, *values in found]
 
 

@@ -31,10 +31,14 @@ def board_rebuild(board: str) -> int:
     """Reload a board's Redis index from PostgreSQL (after Redis lost it)."""
     ranks = index.board_index()
     ranks.drop(board)
-    found = (BoardEntry.objects.filter(board=board)
-             .values_list("player_id", "rank_key", "submitted_at", *rows.ENTRY_FIELDS).iterator(chunk_size=5000))
-    count = ranks.rebuild(board, ((player, key, at, values[0], rows.render(values))
-                                  for player, key, at, *values in found))
+    found = (
+        BoardEntry.objects.filter(board=board)
+        .values_list("player_id", "rank_key", "submitted_at", *rows.ENTRY_FIELDS)
+        .iterator(chunk_size=5000)
+    )
+    count = ranks.rebuild(
+        board, ((player, key, at, values[0], rows.render(values)) for player, key, at, *values in found)
+    )
     cache.board_changed(board)
     return count
 
@@ -84,7 +88,7 @@ def indexes_prepare(boards: list[str]) -> None:
 def is_big(board: str) -> bool:
     """More than ``BIG_BOARD_ENTRIES`` entries: a bounded index read, not a count."""
     beyond = BoardEntry.objects.filter(board=board).order_by().values_list("pk", flat=True)
-    return bool(beyond[BIG_BOARD_ENTRIES:BIG_BOARD_ENTRIES + 1])
+    return bool(beyond[BIG_BOARD_ENTRIES : BIG_BOARD_ENTRIES + 1])
 
 
 def board_rebuild_queue(board: str) -> None:

@@ -46,10 +46,38 @@ ATTEMPTS, SUBMISSIONS = partitions.ATTEMPTS, partitions.SUBMISSIONS
 
 # A line's columns: the submission's (null for an attempt never submitted), its attempt's, and
 # the player's name.
-_SUBMISSION_COLUMNS = ("id", "submitted_at", "status", "claimed_at", "verified_at", "deliveries", "hints",
-                       "duration_ms", "clean", "rank_key", "hidden", "flagged", "flag_reasons", "practice",
-                       "copy_of_id", "log_hash", "tempo", "error", "error_index", "refusal", "won", "score", "moves",
-                       "foundation", "undos", "take_backs", "stock_passes", "waste_to_column", "actions", "times")
+_SUBMISSION_COLUMNS = (
+    "id",
+    "submitted_at",
+    "status",
+    "claimed_at",
+    "verified_at",
+    "deliveries",
+    "hints",
+    "duration_ms",
+    "clean",
+    "rank_key",
+    "hidden",
+    "flagged",
+    "flag_reasons",
+    "practice",
+    "copy_of_id",
+    "log_hash",
+    "tempo",
+    "error",
+    "error_index",
+    "refusal",
+    "won",
+    "score",
+    "moves",
+    "foundation",
+    "undos",
+    "take_backs",
+    "stock_passes",
+    "waste_to_column",
+    "actions",
+    "times",
+)
 _ATTEMPT_COLUMNS = ("id", "player_id", "deal_code", "deal_number", "daily_date", "started_at", "ranked", "hints")
 _RESULT = ("won", "score", "moves", "foundation", "undos", "take_backs", "stock_passes", "waste_to_column")
 
@@ -74,15 +102,23 @@ def month_archive(month: date, *, drop: bool = False, directory: Path | str | No
     lines, submissions, fingerprint = _write(month, path)
     report = archive_check(path)
     if not report.ok or report.lines != lines or report.games != submissions:
-        raise ArchiveRefused(f"{path}: the check failed ({report.lines} lines of {lines}, {report.games} games "
-                             f"of {submissions}, {len(report.mismatches)} mismatches): nothing detached")
+        raise ArchiveRefused(
+            f"{path}: the check failed ({report.lines} lines of {lines}, {report.games} games "
+            f"of {submissions}, {len(report.mismatches)} mismatches): nothing detached"
+        )
     with transaction.atomic():
         kept = _detach(month, fingerprint, drop)
         record = ArchivedMonth.objects.create(
-            month=month, path=str(path), sha256=_sha256(path), submissions=submissions,
-            attempts=lines, kept=kept, dropped=drop, archived_at=timezone.now())
-    log.info("archived %s to %s: %d attempts, %d submissions, %d results kept", month, path, lines,
-             submissions, kept)
+            month=month,
+            path=str(path),
+            sha256=_sha256(path),
+            submissions=submissions,
+            attempts=lines,
+            kept=kept,
+            dropped=drop,
+            archived_at=timezone.now(),
+        )
+    log.info("archived %s to %s: %d attempts, %d submissions, %d results kept", month, path, lines, submissions, kept)
     return record
 
 
@@ -94,31 +130,42 @@ def archive_check(path: Path | str) -> ArchiveCheck:
 
 # -- the refusals -------------------------------------------------------------------------------
 
+
 def _refuse_open(month: date) -> None:
     done = ArchivedMonth.objects.filter(month=month).first()
     if done is not None:
         raise ArchiveRefused(f"{month:%Y-%m} was archived already, on {done.archived_at:%Y-%m-%d}, to {done.path}")
     last = partitions.month_after(month) - timedelta(days=1)
     if not days.day_final(last):
-        raise ArchiveRefused(f"{month:%Y-%m} is not closed: its last day is final at "
-                             f"{days.day_accepts_until(last).isoformat()}")
-    boards = [order.daily_board(day) for day in DailyDeal.objects.filter(
-        date__gte=month, date__lte=last).order_by("date").values_list("date", flat=True)]
+        raise ArchiveRefused(
+            f"{month:%Y-%m} is not closed: its last day is final at {days.day_accepts_until(last).isoformat()}"
+        )
+    boards = [
+        order.daily_board(day)
+        for day in DailyDeal.objects.filter(date__gte=month, date__lte=last)
+        .order_by("date")
+        .values_list("date", flat=True)
+    ]
     frozen = set(FrozenBoard.objects.filter(board__in=boards).values_list("board", flat=True))
     open_boards = [board for board in boards if board not in frozen]
     if open_boards:
-        raise ArchiveRefused(f"{month:%Y-%m} has {len(open_boards)} day boards not frozen yet (the first: "
-                             f"{open_boards[0]}): run manage.py freeze_days first")
+        raise ArchiveRefused(
+            f"{month:%Y-%m} has {len(open_boards)} day boards not frozen yet (the first: "
+            f"{open_boards[0]}): run manage.py freeze_days first"
+        )
 
 
 def _refuse_unfinished(month: date) -> None:
-    waiting = sql.run(f'SELECT count(*) FROM "{partitions.partition_name(SUBMISSIONS, month)}" '
-                      f'WHERE "status" IN (%s, %s)', [*UNFINISHED])[0][0]
+    waiting = sql.run(
+        f'SELECT count(*) FROM "{partitions.partition_name(SUBMISSIONS, month)}" WHERE "status" IN (%s, %s)',
+        [*UNFINISHED],
+    )[0][0]
     if waiting:
         raise ArchiveRefused(f"{month:%Y-%m} has {waiting} submissions waiting for their verification")
 
 
 # -- the file -----------------------------------------------------------------------------------
+
 
 def _write(month: date, path: Path) -> tuple[int, int, tuple]:
     """The month's attempts, each with its submission, one JSON line each, into ``path`` (gzip;
@@ -126,10 +173,17 @@ def _write(month: date, path: Path) -> tuple[int, int, tuple]:
     submissions among them, and the month's fingerprint in that snapshot (``_fingerprint``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    attempts, submission_part = (partitions.partition_name(ATTEMPTS, month),
-                                 partitions.partition_name(SUBMISSIONS, month))
-    columns = ", ".join([*(f's."{name}"' for name in _SUBMISSION_COLUMNS),
-                         *(f'a."{name}"' for name in _ATTEMPT_COLUMNS), 'u."username"'])
+    attempts, submission_part = (
+        partitions.partition_name(ATTEMPTS, month),
+        partitions.partition_name(SUBMISSIONS, month),
+    )
+    columns = ", ".join(
+        [
+            *(f's."{name}"' for name in _SUBMISSION_COLUMNS),
+            *(f'a."{name}"' for name in _ATTEMPT_COLUMNS),
+            'u."username"',
+        ]
+    )
     lines = submissions = 0
     outer = connection.in_atomic_block
     with transaction.atomic():
@@ -137,9 +191,11 @@ def _write(month: date, path: Path) -> tuple[int, int, tuple]:
             sql.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         fingerprint = _fingerprint(month)
         with gzip.open(partial, "wt", encoding="utf-8") as out, connection.chunked_cursor() as cursor:
-            cursor.execute(f'SELECT {columns} FROM "{attempts}" a LEFT JOIN "{submission_part}" s '
-                           f'ON s."attempt_id" = a."id" INNER JOIN "{_USERS}" u ON u."id" = a."player_id" '
-                           f'ORDER BY a."started_at", a."id"')
+            cursor.execute(
+                f'SELECT {columns} FROM "{attempts}" a LEFT JOIN "{submission_part}" s '
+                f'ON s."attempt_id" = a."id" INNER JOIN "{_USERS}" u ON u."id" = a."player_id" '
+                f'ORDER BY a."started_at", a."id"'
+            )
             while rows := cursor.fetchmany(2000):
                 for row in rows:
                     line = _line(row)
@@ -155,7 +211,7 @@ def _line(row) -> dict:
     replay`` reads them, the server's result as ``ReplayResult.to_dict`` names it, the rest as
     stored."""
     submission = dict(zip(_SUBMISSION_COLUMNS, row))
-    attempt = dict(zip(_ATTEMPT_COLUMNS, row[len(_SUBMISSION_COLUMNS):]))
+    attempt = dict(zip(_ATTEMPT_COLUMNS, row[len(_SUBMISSION_COLUMNS) :]))
     line = {"deal": attempt.pop("deal_code"), "player": row[-1], "attempt": attempt}
     if submission["id"] is None:
         return line | {"submission": None}
@@ -189,17 +245,23 @@ def _sha256(path: Path) -> str:
 
 # -- the detach ---------------------------------------------------------------------------------
 
+
 def _fingerprint(month: date) -> tuple:
     """What may still change in a closed month, summed: its rows and their moderation, so that a
     change between the file and the detach is seen."""
-    attempts, submission_part = (partitions.partition_name(ATTEMPTS, month),
-                                 partitions.partition_name(SUBMISSIONS, month))
-    return tuple(sql.run(
-        f'SELECT (SELECT count(*) FROM "{attempts}"), '
-        f'(SELECT coalesce(sum(hashtext(concat_ws(\':\', "id", "hints", "started_at"))::bigint), 0) '
-        f'FROM "{attempts}"), (SELECT count(*) FROM "{submission_part}"), '
-        f'(SELECT coalesce(sum(hashtext(concat_ws(\':\', "id", "status", "hidden", "flagged", "verified_at", '
-        f'"copy_of_id", "rank_key", "flag_reasons"::text))::bigint), 0) FROM "{submission_part}")')[0])
+    attempts, submission_part = (
+        partitions.partition_name(ATTEMPTS, month),
+        partitions.partition_name(SUBMISSIONS, month),
+    )
+    return tuple(
+        sql.run(
+            f'SELECT (SELECT count(*) FROM "{attempts}"), '
+            f'(SELECT coalesce(sum(hashtext(concat_ws(\':\', "id", "hints", "started_at"))::bigint), 0) '
+            f'FROM "{attempts}"), (SELECT count(*) FROM "{submission_part}"), '
+            f'(SELECT coalesce(sum(hashtext(concat_ws(\':\', "id", "status", "hidden", "flagged", "verified_at", '
+            f'"copy_of_id", "rank_key", "flag_reasons"::text))::bigint), 0) FROM "{submission_part}")'
+        )[0]
+    )
 
 
 def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
@@ -207,19 +269,26 @@ def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
     ``..._archived`` without their foreign keys), new ones made in their place holding the
     month's board entries' results without their logs, and those results' attempts. The
     results kept."""
-    attempts, submission_part = (partitions.partition_name(ATTEMPTS, month),
-                                 partitions.partition_name(SUBMISSIONS, month))
+    attempts, submission_part = (
+        partitions.partition_name(ATTEMPTS, month),
+        partitions.partition_name(SUBMISSIONS, month),
+    )
     sql.run("SET LOCAL lock_timeout = '60s'")
     sql.run("SET CONSTRAINTS ALL IMMEDIATE")  # as partitions.month_ensure
     sql.run(f'LOCK TABLE "{submission_part}", "{attempts}" IN SHARE MODE')  # the month's writers wait
     if _fingerprint(month) != fingerprint:
         raise ArchiveRefused(f"{month:%Y-%m} changed while it was written: run archive_month again")
-    sql.run(f'CREATE TEMPORARY TABLE "kept_submissions" ON COMMIT DROP AS SELECT * FROM "{submission_part}" '
-            f'WHERE "id" IN (SELECT "submission_id" FROM "{_ENTRIES}")')
-    kept = sql.run('UPDATE "kept_submissions" SET "actions" = %s, "times" = NULL, "tempo" = NULL',
-                   [compact.encode_log([])])
-    sql.run(f'CREATE TEMPORARY TABLE "kept_attempts" ON COMMIT DROP AS SELECT * FROM "{attempts}" '
-            f'WHERE "id" IN (SELECT "attempt_id" FROM "kept_submissions")')
+    sql.run(
+        f'CREATE TEMPORARY TABLE "kept_submissions" ON COMMIT DROP AS SELECT * FROM "{submission_part}" '
+        f'WHERE "id" IN (SELECT "submission_id" FROM "{_ENTRIES}")'
+    )
+    kept = sql.run(
+        'UPDATE "kept_submissions" SET "actions" = %s, "times" = NULL, "tempo" = NULL', [compact.encode_log([])]
+    )
+    sql.run(
+        f'CREATE TEMPORARY TABLE "kept_attempts" ON COMMIT DROP AS SELECT * FROM "{attempts}" '
+        f'WHERE "id" IN (SELECT "attempt_id" FROM "kept_submissions")'
+    )
     for table, name in ((SUBMISSIONS, submission_part), (ATTEMPTS, attempts)):  # submissions name attempts
         sql.run(f'ALTER TABLE "{table}" DETACH PARTITION "{name}"')
         if drop:
@@ -228,10 +297,14 @@ def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
             _foreign_keys_drop(name)
             sql.run(f'ALTER TABLE "{name}" RENAME TO "{name}_archived"')
     low, high = partitions.month_bounds(month)
-    for table, name, holding in ((ATTEMPTS, attempts, "kept_attempts"),
-                                 (SUBMISSIONS, submission_part, "kept_submissions")):
-        sql.run(f'CREATE TABLE "{name}" PARTITION OF "{table}" '
-                f"FOR VALUES FROM ('{low.isoformat()}') TO ('{high.isoformat()}')")
+    for table, name, holding in (
+        (ATTEMPTS, attempts, "kept_attempts"),
+        (SUBMISSIONS, submission_part, "kept_submissions"),
+    ):
+        sql.run(
+            f'CREATE TABLE "{name}" PARTITION OF "{table}" '
+            f"FOR VALUES FROM ('{low.isoformat()}') TO ('{high.isoformat()}')"
+        )
         sql.run(f'INSERT INTO "{table}" SELECT * FROM "{holding}"')
     sql.run('DROP TABLE "kept_submissions", "kept_attempts"')
     return kept
@@ -241,6 +314,8 @@ def _foreign_keys_drop(table: str) -> None:
     """A detached table kept as an archive refers to nothing: its rows would otherwise hold up
     the detach of its attempts, or a player's deletion."""
     # The top-level ones: the clones towards each partition of attempts go with theirs.
-    for name, in sql.run("SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f' "
-                         "AND conparentid = 0", [f'"{table}"']):
+    for (name,) in sql.run(
+        "SELECT conname FROM pg_constraint WHERE conrelid = %s::regclass AND contype = 'f' AND conparentid = 0",
+        [f'"{table}"'],
+    ):
         sql.run(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')

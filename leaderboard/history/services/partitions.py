@@ -60,9 +60,14 @@ def default_name(table: str) -> str:
 
 def partitions(table: str) -> list[str]:
     """The names of ``table``'s partitions, the DEFAULT one included."""
-    return [name for name, in sql.run(
-        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-        "WHERE i.inhparent = %s::regclass ORDER BY 1", [f'"{table}"'])]
+    return [
+        name
+        for (name,) in sql.run(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = %s::regclass ORDER BY 1",
+            [f'"{table}"'],
+        )
+    ]
 
 
 def months(table: str) -> list[date]:
@@ -104,8 +109,10 @@ def month_ensure(month: date) -> list[str]:
         moved = {table: _out_of_default(table, month) for table in reversed(missing)}
         for table in missing:
             low, high = month_bounds(month)
-            sql.run(f'CREATE TABLE "{partition_name(table, month)}" PARTITION OF "{table}" '
-                    f"FOR VALUES FROM ('{low.isoformat()}') TO ('{high.isoformat()}')")
+            sql.run(
+                f'CREATE TABLE "{partition_name(table, month)}" PARTITION OF "{table}" '
+                f"FOR VALUES FROM ('{low.isoformat()}') TO ('{high.isoformat()}')"
+            )
             if moved[table]:
                 sql.run(f'INSERT INTO "{table}" SELECT * FROM "{moved[table]}"')
                 sql.run(f'DROP TABLE "{moved[table]}"')
@@ -116,8 +123,12 @@ def month_ensure(month: date) -> list[str]:
 
 def _in_default(month: date) -> bool:
     low, high = month_bounds(month)
-    return any(sql.run(f'SELECT 1 FROM "{default_name(table)}" WHERE "{column}" >= %s AND "{column}" < %s LIMIT 1',
-                       [low, high]) for table, column in TABLES.items())
+    return any(
+        sql.run(
+            f'SELECT 1 FROM "{default_name(table)}" WHERE "{column}" >= %s AND "{column}" < %s LIMIT 1', [low, high]
+        )
+        for table, column in TABLES.items()
+    )
 
 
 def _out_of_default(table: str, month: date) -> str | None:
@@ -128,7 +139,9 @@ def _out_of_default(table: str, month: date) -> str | None:
     sql.run(f'CREATE TEMPORARY TABLE "{holding}" (LIKE "{table}") ON COMMIT DROP')
     count = sql.run(
         f'WITH moved AS (DELETE FROM "{default_name(table)}" WHERE "{column}" >= %s AND "{column}" < %s '
-        f'RETURNING *) INSERT INTO "{holding}" SELECT * FROM moved', [low, high])
+        f'RETURNING *) INSERT INTO "{holding}" SELECT * FROM moved',
+        [low, high],
+    )
     if not count:
         sql.run(f'DROP TABLE "{holding}"')
         return None

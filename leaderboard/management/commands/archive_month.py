@@ -33,5 +33,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         fate = "dropped" if record.dropped else "kept as ..._archived tables"
         self.stdout.write(f"archived {record.month:%Y-%m} to {record.path} (sha256 {record.sha256})")
-        self.stdout.write(f"{record.attempts} attempts, {record.submissions} submissions checked; "
-                          f"{record.kept} results on the boards kept without their logs; partitions {fate}")
+        self.stdout.write(
+            f"{record.attempts} attempts, {record.submissions} submissions checked; "
+            f"{record.kept} results on the boards kept without their logs; partitions {fate}"
+        )

@@ -27,8 +27,11 @@ def daily_deal(day: date, viewer) -> dict:
         raise NotFound(gettext("There was no deal of the day on %(day)s.") % {"day": day.isoformat()})
     final = day_final(day)
     return {
-        "date": day, "proven_winnable": bool(deal.solution), "players": _daily_players(day),
-        **day_times(day), "final": final,
+        "date": day,
+        "proven_winnable": bool(deal.solution),
+        "players": _daily_players(day),
+        **day_times(day),
+        "final": final,
         "code": format_code(deal.number, "D") if final else None,
         "number": deal.number if final else None,
         "solution": deal.solution if final else None,
@@ -47,9 +50,18 @@ def _daily_players(day: date) -> int | None:
 
 def _daily_attempt(player, day: date) -> dict | None:
     """The player's most recent attempt at ``day``'s deal, so the game resumes on any device."""
-    attempt = (Attempt.objects.filter(player=player, daily_date=day).order_by("-started_at")
-               .values("id", "deal_code", "ranked", "started_at", "submission__id").first())
+    attempt = (
+        Attempt.objects.filter(player=player, daily_date=day)
+        .order_by("-started_at")
+        .values("id", "deal_code", "ranked", "started_at", "submission__id")
+        .first()
+    )
     if attempt is None:
         return None
-    return {"id": attempt["id"], "code": attempt["deal_code"], "ranked": attempt["ranked"],
-            "started_at": attempt["started_at"], "submission": attempt["submission__id"]}
+    return {
+        "id": attempt["id"],
+        "code": attempt["deal_code"],
+        "ranked": attempt["ranked"],
+        "started_at": attempt["started_at"],
+        "submission": attempt["submission__id"],
+    }

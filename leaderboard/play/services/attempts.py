@@ -34,16 +34,23 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
         if code.mode == "D":
             todays = daily.daily_deal_ensure(today)
     if todays is None or todays.number != code.number:
-        return Attempt.objects.create(player=player, deal_code=str(code), deal_number=code.number,
-                                      started_at=timezone.now())
+        return Attempt.objects.create(
+            player=player, deal_code=str(code), deal_number=code.number, started_at=timezone.now()
+        )
     with transaction.atomic():
         # Two starts at once must not both see "no ranked attempt yet".
-        sql.run("SELECT pg_advisory_xact_lock(hashtext('daily-attempt'), hashtext(%s))",
-                [f"{player.pk}:{today.isoformat()}"])
+        sql.run(
+            "SELECT pg_advisory_xact_lock(hashtext('daily-attempt'), hashtext(%s))",
+            [f"{player.pk}:{today.isoformat()}"],
+        )
         earlier = Attempt.objects.filter(player=player, daily_date=today).count()
         return Attempt.objects.create(
-            player=player, deal_code=str(code), deal_number=code.number, daily_date=today,
-            ranked=earlier < settings.DAILY_RANKED_ATTEMPTS, started_at=timezone.now(),
+            player=player,
+            deal_code=str(code),
+            deal_number=code.number,
+            daily_date=today,
+            ranked=earlier < settings.DAILY_RANKED_ATTEMPTS,
+            started_at=timezone.now(),
         )
 
 
@@ -61,8 +68,11 @@ def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     game = games.Game.new(attempt.deal_number)
     result = games.replay_onto(game, actions) if isinstance(actions, list) else None
     if result is None or not result.ok:
-        raise Invalid(refusal_words(result.error, result.refusal) if result else _("actions must be a list of action strings."),
-                      detail={"index": result.index if result else None}, code="invalid_log")
+        raise Invalid(
+            refusal_words(result.error, result.refusal) if result else _("actions must be a list of action strings."),
+            detail={"index": result.index if result else None},
+            code="invalid_log",
+        )
     action = solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
     if action is None:
         return None, attempt.hints
@@ -70,9 +80,10 @@ def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     counted = sql.run(
         f'UPDATE "{_ATTEMPTS}" a SET "hints" = a."hints" + 1 WHERE a."id" = %s AND NOT EXISTS '
         f'(SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id" '
-        f'AND s."attempt_started_at" = a."started_at") RETURNING a."hints"', [attempt.pk])
+        f'AND s."attempt_started_at" = a."started_at") RETURNING a."hints"',
+        [attempt.pk],
+    )
     if not counted:
-        raise Conflict(_("This attempt already has a submission: start a new attempt."),
-                       code="already_submitted")
+        raise Conflict(_("This attempt already has a submission: start a new attempt."), code="already_submitted")
     attempt.hints = counted[0][0]
     return action, attempt.hints

@@ -31,7 +31,7 @@ def daily_deal_ensure(day: date) -> DailyDeal:
     existing = DailyDeal.objects.filter(date=day).first()
     if existing:
         return existing
-    for tried, number in enumerate(daily_candidates(day), 1):
+    for tried, number in enumerate(daily_candidates(day), 1):  # noqa: B007 (stored after the loop)
         found = solver.solve(number, node_limit=settings.DAILY_SOLVER_NODES)
         if found.won:
             break
@@ -39,8 +39,6 @@ def daily_deal_ensure(day: date) -> DailyDeal:
         raise RuntimeError(f"no winnable daily deal found for {day}")
     try:
         with transaction.atomic():
-            return DailyDeal.objects.create(
-                date=day, number=number, solution=found.actions, candidates_tried=tried
-            )
+            return DailyDeal.objects.create(date=day, number=number, solution=found.actions, candidates_tried=tried)
     except IntegrityError:  # another process stored it first: theirs stands
         return DailyDeal.objects.get(date=day)

@@ -32,8 +32,24 @@ log = logging.getLogger(__name__)
 VERIFY_TASK = "leaderboard.tasks.verify_submission"
 
 _SUBMISSIONS = Submission._meta.db_table
-_INSERTED = ("attempt_id", "attempt_started_at", "player_id", "deal_number", "daily_date", "actions", "times",
-             "submitted_at", "status", "deliveries", "hints", "error", "hidden", "flagged", "practice", "log_hash")
+_INSERTED = (
+    "attempt_id",
+    "attempt_started_at",
+    "player_id",
+    "deal_number",
+    "daily_date",
+    "actions",
+    "times",
+    "submitted_at",
+    "status",
+    "deliveries",
+    "hints",
+    "error",
+    "hidden",
+    "flagged",
+    "practice",
+    "log_hash",
+)
 _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 
 
@@ -44,11 +60,19 @@ def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submi
     _check_submission(attempt, player, actions)
     submitted_at = timezone.now()
     _check_times(attempt, times, len(actions), submitted_at)
-    submission = Submission(attempt=attempt, attempt_started_at=attempt.started_at, player=player,
-                            deal_number=attempt.deal_number,
-                            daily_date=attempt.daily_date, actions=actions, hints=attempt.hints,
-                            times=times, practice=attempt.practice, log_hash=log_hash(actions),
-                            submitted_at=submitted_at)
+    submission = Submission(
+        attempt=attempt,
+        attempt_started_at=attempt.started_at,
+        player=player,
+        deal_number=attempt.deal_number,
+        daily_date=attempt.daily_date,
+        actions=actions,
+        hints=attempt.hints,
+        times=times,
+        practice=attempt.practice,
+        log_hash=log_hash(actions),
+        submitted_at=submitted_at,
+    )
     _store(submission)
     transaction.on_commit(lambda: enqueue_verification(submission.pk))
     return submission
@@ -60,15 +84,20 @@ def _check_submission(attempt: Attempt, player, actions) -> None:
     if attempt.player_id != player.pk:
         raise Forbidden(_("Only the player who started this attempt may submit to it."))
     if attempt.daily_date is not None and timezone.now() > days.day_accepts_until(attempt.daily_date):
-        raise Conflict(_("The day of this deal has closed: its games can no longer be ranked."),
-                       detail=days.day_times(attempt.daily_date), code="day_closed")
+        raise Conflict(
+            _("The day of this deal has closed: its games can no longer be ranked."),
+            detail=days.day_times(attempt.daily_date),
+            code="day_closed",
+        )
     if not isinstance(actions, list):
         raise Invalid(_("actions must be a list of action strings."), code="invalid_log")
     if not actions:
         raise Invalid(_("The log is empty: play at least one action."), code="empty_log")
     if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
-        raise TooLarge(_("A log may hold at most %(limit)s actions.") % {
-            "limit": number_format(settings.SUBMISSION_MAX_ACTIONS, force_grouping=True)})
+        raise TooLarge(
+            _("A log may hold at most %(limit)s actions.")
+            % {"limit": number_format(settings.SUBMISSION_MAX_ACTIONS, force_grouping=True)}
+        )
     bad = first_malformed(actions)
     if bad:
         position, reason = bad
@@ -113,8 +142,9 @@ def _store(submission: Submission) -> None:
         else:
             _submission_insert(submission)  # one statement: its own transaction
     except IntegrityError:
-        raise Conflict(_("This attempt already has a submission: start a new attempt."),
-                       code="already_submitted") from None
+        raise Conflict(
+            _("This attempt already has a submission: start a new attempt."), code="already_submitted"
+        ) from None
 
 
 def _submission_insert(submission: Submission) -> None:
@@ -124,8 +154,9 @@ def _submission_insert(submission: Submission) -> None:
     values[_INSERTED.index("actions")] = compact.encode_log(submission.actions)
     values[_INSERTED.index("times")] = None if submission.times is None else compact.encode_times(submission.times)
     [(submission.pk,)] = sql.run(
-        f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) '
-        f'RETURNING "id"', values)
+        f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) RETURNING "id"',
+        values,
+    )
     submission._state.adding = False
 
 

@@ -12,9 +12,22 @@ Status = Submission.Status
 #: What the verifier wrote of a result, forgotten before it verifies the log again: a result
 #: verified again as rejected must not keep the numbers or the tempo profile of the first time.
 _UNVERIFIED = {
-    "verified_at": None, "won": None, "score": None, "moves": None, "foundation": None, "undos": None,
-    "take_backs": None, "stock_passes": None, "waste_to_column": None, "duration_ms": None, "clean": None,
-    "rank_key": None, "error_index": None, "error": "", "refusal": None, "tempo": None,
+    "verified_at": None,
+    "won": None,
+    "score": None,
+    "moves": None,
+    "foundation": None,
+    "undos": None,
+    "take_backs": None,
+    "stock_passes": None,
+    "waste_to_column": None,
+    "duration_ms": None,
+    "clean": None,
+    "rank_key": None,
+    "error_index": None,
+    "error": "",
+    "refusal": None,
+    "tempo": None,
 }
 
 

@@ -28,8 +28,21 @@ TOO_FAST = "too_fast_server_clock"
 
 # The tables of the plain-SQL statements below (leaderboard.sql).
 _SUBMISSIONS, _ATTEMPTS = Submission._meta.db_table, Attempt._meta.db_table
-_CLAIMED = ("id", "attempt_id", "player_id", "deal_number", "daily_date", "actions", "times", "submitted_at",
-            "hints", "hidden", "deliveries", "practice", "log_hash")
+_CLAIMED = (
+    "id",
+    "attempt_id",
+    "player_id",
+    "deal_number",
+    "daily_date",
+    "actions",
+    "times",
+    "submitted_at",
+    "hints",
+    "hidden",
+    "deliveries",
+    "practice",
+    "log_hash",
+)
 _CLAIMED_SQL = ", ".join(f's."{name}"' for name in _CLAIMED)
 # The earliest submission of another player with the same log on the same deal (not rejected),
 # submitted before this one: this one is its copy. One probe of the (deal_number, log_hash) index
@@ -38,7 +51,8 @@ _ORIGINAL_SQL = (
     f'(SELECT o."id" FROM "{_SUBMISSIONS}" o WHERE o."deal_number" = s."deal_number" '
     f'AND o."log_hash" = s."log_hash" AND s."log_hash" <> \'\' AND o."player_id" <> s."player_id" '
     f'AND o."status" <> \'{Status.REJECTED}\' AND (o."submitted_at", o."id") < (s."submitted_at", s."id") '
-    f'AND o."attempt_started_at" < %s ORDER BY o."submitted_at", o."id" LIMIT 1)')
+    f'AND o."attempt_started_at" < %s ORDER BY o."submitted_at", o."id" LIMIT 1)'
+)
 # An original's attempt started before it was submitted, so before now: the bound (a constant)
 # keeps the months created ahead out of the plan. The slack covers another host's clock.
 _CLOCK_SLACK = timedelta(hours=1)
@@ -69,8 +83,7 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
     one UPDATE ... RETURNING, in this month's partition first (nearly every submission's
     attempt started this month), then, when it is not there, in every partition."""
     now = timezone.now()
-    return (_claim_in(submission_id, claim, now, days.month_range(now))
-            or _claim_in(submission_id, claim, now, None))
+    return _claim_in(submission_id, claim, now, days.month_range(now)) or _claim_in(submission_id, claim, now, None)
 
 
 def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -> Submission | None:
@@ -78,8 +91,10 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
     PostgreSQL plans one partition of each table), or among all of them when None."""
     within, bounds = "", []
     if months is not None:
-        within = ('AND s."attempt_started_at" >= %s AND s."attempt_started_at" < %s '
-                  'AND a."started_at" >= %s AND a."started_at" < %s ')
+        within = (
+            'AND s."attempt_started_at" >= %s AND s."attempt_started_at" < %s '
+            'AND a."started_at" >= %s AND a."started_at" < %s '
+        )
         bounds = [*months, *months]
     rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
@@ -87,7 +102,8 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
         f'AND a."started_at" = s."attempt_started_at" {within}'
         f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at"',
-        [Status.VERIFYING, claim, now, submission_id, Status.PENDING, *bounds, now + _CLOCK_SLACK])
+        [Status.VERIFYING, claim, now, submission_id, Status.PENDING, *bounds, now + _CLOCK_SLACK],
+    )
     if not rows:
         return None
     row = rows[0]
@@ -95,12 +111,18 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
     values["actions"] = compact.decode_log(values["actions"])  # bytea: the fields' encoding
     if values["times"] is not None:
         values["times"] = compact.decode_times(values["times"])
-    values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED):]
-    submission = Submission(**values, attempt_started_at=started_at, status=Status.VERIFYING, claim=claim,
-                            claimed_at=now)
-    submission.attempt = Attempt(pk=values["attempt_id"], player_id=values["player_id"], deal_code=deal_code,
-                                 deal_number=values["deal_number"], daily_date=values["daily_date"],
-                                 started_at=started_at)
+    values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED) :]
+    submission = Submission(
+        **values, attempt_started_at=started_at, status=Status.VERIFYING, claim=claim, claimed_at=now
+    )
+    submission.attempt = Attempt(
+        pk=values["attempt_id"],
+        player_id=values["player_id"],
+        deal_code=deal_code,
+        deal_number=values["deal_number"],
+        daily_date=values["daily_date"],
+        started_at=started_at,
+    )
     return submission
 
 
@@ -108,9 +130,14 @@ def _result_store(submission: Submission, claim: uuid.UUID, fields: dict) -> boo
     """Store the result, if the claim is still ours (by the id and its partition's key)."""
     columns = ", ".join(f'"{name}" = %s' for name in fields)
     values = [Jsonb(value) if isinstance(value, (dict, list)) else value for value in fields.values()]
-    return sql.run(f'UPDATE "{_SUBMISSIONS}" SET {columns} '
-                   f'WHERE "id" = %s AND "attempt_started_at" = %s AND "status" = %s AND "claim" = %s',
-                   [*values, submission.pk, submission.attempt_started_at, Status.VERIFYING, claim]) == 1
+    return (
+        sql.run(
+            f'UPDATE "{_SUBMISSIONS}" SET {columns} '
+            f'WHERE "id" = %s AND "attempt_started_at" = %s AND "status" = %s AND "claim" = %s',
+            [*values, submission.pk, submission.attempt_started_at, Status.VERIFYING, claim],
+        )
+        == 1
+    )
 
 
 def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
@@ -119,20 +146,35 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
     now = timezone.now()
     if not result.ok:
         refusal = result.refusal and {"code": result.refusal.code, "args": dict(result.refusal.args)}
-        return {"status": Status.REJECTED, "verified_at": now, "error_index": result.index,
-                "error": result.error, "refusal": refusal}
+        return {
+            "status": Status.REJECTED,
+            "verified_at": now,
+            "error_index": result.index,
+            "error": result.error,
+            "refusal": refusal,
+        }
     duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
     profile = tempo.profile(submission.times) if submission.times is not None else None
     reasons = _flag_reasons(profile, len(submission.actions), duration_ms)
     return {
-        "status": Status.VERIFIED, "verified_at": now,
-        "won": result.won, "score": result.score, "moves": result.moves,
-        "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
-        "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
-        "duration_ms": duration_ms, "clean": result.undos == 0 and submission.hints == 0,
-        "rank_key": order.rank_key(result.won, result.moves, result.score, duration_ms,
-                                   foundation=result.foundation, hints=submission.hints),
-        "tempo": asdict(profile) if profile else None, "flag_reasons": reasons, "flagged": bool(reasons),
+        "status": Status.VERIFIED,
+        "verified_at": now,
+        "won": result.won,
+        "score": result.score,
+        "moves": result.moves,
+        "foundation": result.foundation,
+        "undos": result.undos,
+        "take_backs": result.take_backs,
+        "stock_passes": result.stock_passes,
+        "waste_to_column": result.waste_to_column,
+        "duration_ms": duration_ms,
+        "clean": result.undos == 0 and submission.hints == 0,
+        "rank_key": order.rank_key(
+            result.won, result.moves, result.score, duration_ms, foundation=result.foundation, hints=submission.hints
+        ),
+        "tempo": asdict(profile) if profile else None,
+        "flag_reasons": reasons,
+        "flagged": bool(reasons),
         "copy_of_id": submission.copy_of_id,
     }
 
@@ -148,9 +190,13 @@ def _flag_reasons(profile: tempo.TempoProfile | None, actions: int, duration_ms:
 def tempo_rules() -> tempo.TempoRules:
     """The tempo rules' thresholds, from settings (TEMPO_*)."""
     return tempo.TempoRules(
-        min_actions=settings.TEMPO_MIN_ACTIONS, min_median_ms=settings.TEMPO_MIN_MEDIAN_MS,
-        max_fast_share=settings.TEMPO_MAX_FAST_SHARE, min_spread=settings.TEMPO_MIN_SPREAD,
-        pause_min_actions=settings.TEMPO_PAUSE_MIN_ACTIONS, min_pauses_per_100=settings.TEMPO_MIN_PAUSES_PER_100)
+        min_actions=settings.TEMPO_MIN_ACTIONS,
+        min_median_ms=settings.TEMPO_MIN_MEDIAN_MS,
+        max_fast_share=settings.TEMPO_MAX_FAST_SHARE,
+        min_spread=settings.TEMPO_MIN_SPREAD,
+        pause_min_actions=settings.TEMPO_PAUSE_MIN_ACTIONS,
+        min_pauses_per_100=settings.TEMPO_MIN_PAUSES_PER_100,
+    )
 
 
 def plausible(actions: int, duration_ms: int) -> bool:
@@ -165,9 +211,11 @@ def requeue_stale() -> int:
     Submission.objects.filter(
         status=Status.VERIFYING, claimed_at__lt=now - timedelta(seconds=settings.STALE_VERIFYING_SECONDS)
     ).update(status=Status.PENDING, claim=None)
-    stale = list(Submission.objects.filter(
-        status=Status.PENDING, submitted_at__lt=now - timedelta(seconds=settings.STALE_PENDING_SECONDS)
-    ).values_list("pk", flat=True)[:5000])
+    stale = list(
+        Submission.objects.filter(
+            status=Status.PENDING, submitted_at__lt=now - timedelta(seconds=settings.STALE_PENDING_SECONDS)
+        ).values_list("pk", flat=True)[:5000]
+    )
     for submission_id in stale:
         enqueue_verification(submission_id)
     return len(stale)

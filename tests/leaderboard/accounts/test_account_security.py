@@ -25,7 +25,9 @@ def cached_token_keys() -> list[bytes]:
     return redis.Redis.from_url(django_settings.REDIS_URL).keys("*auth-token:*")
 
 
-def test_logging_out_ends_the_token_and_the_next_log_in_issues_a_new_one(make_player, django_capture_on_commit_callbacks):
+def test_logging_out_ends_the_token_and_the_next_log_in_issues_a_new_one(
+    make_player, django_capture_on_commit_callbacks
+):
     make_player("alice")
     client = APIClient(enforce_csrf_checks=True)
     first = post(client, "/api/auth/login/", {"username": "alice", "password": PASSWORD}).json()["token"]
@@ -57,10 +59,13 @@ def test_a_browser_log_out_ends_the_token_too(make_player):
     assert browser.get("/api/auth/me/").json()["authenticated"] is False
 
 
-@pytest.mark.parametrize("path, body, created", [
-    ("/api/auth/login/", {"username": "mallory", "password": PASSWORD}, 200),
-    ("/api/auth/signup/", {"username": "victim2", "password": PASSWORD}, 201),
-])
+@pytest.mark.parametrize(
+    "path, body, created",
+    [
+        ("/api/auth/login/", {"username": "mallory", "password": PASSWORD}, 200),
+        ("/api/auth/signup/", {"username": "victim2", "password": PASSWORD}, 201),
+    ],
+)
 def test_a_cross_site_log_in_or_sign_up_with_a_session_cookie_needs_the_csrf_token(make_player, path, body, created):
     """The visitor's browser holds a session cookie (a signed-out or expired session: DRF's own
     check covers only a signed-in one). A post from another site carries the cookie but cannot

@@ -22,9 +22,14 @@ def test_signup_logs_the_session_in_and_returns_a_token():
     assert token_client.get("/api/auth/me/").json()["username"] == "alice"
 
 
-@pytest.mark.parametrize("password, fragment", [
-    ("short", "too short"), ("password123", "too common"), ("12345678901", "entirely numeric"),
-])
+@pytest.mark.parametrize(
+    "password, fragment",
+    [
+        ("short", "too short"),
+        ("password123", "too common"),
+        ("12345678901", "entirely numeric"),
+    ],
+)
 def test_signup_applies_the_password_validators(password, fragment):
     response = APIClient().post("/api/auth/signup/", {"username": "bob", "password": password}, format="json")
     assert response.status_code == 400
@@ -71,7 +76,9 @@ def test_a_disabled_account_cannot_log_in(make_player):
 def test_session_writes_need_the_csrf_token(make_player, today_deal):
     make_player("alice")
     client = APIClient(enforce_csrf_checks=True)
-    assert client.post("/api/auth/login/", {"username": "alice", "password": PASSWORD}, format="json").status_code == 200
+    assert (
+        client.post("/api/auth/login/", {"username": "alice", "password": PASSWORD}, format="json").status_code == 200
+    )
     refused = client.post("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, format="json")
     assert refused.status_code == 403 and "CSRF" in error_of(refused)["message"]
     token = client.cookies["csrftoken"].value

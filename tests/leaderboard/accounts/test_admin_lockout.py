@@ -56,14 +56,19 @@ def test_the_lock_is_per_username_and_address_and_ends_after_the_cool_off(make_s
     elsewhere = Client(REMOTE_ADDR="192.0.2.10")  # the staff member at their own desk
     assert admin_login(elsewhere, PASSWORD).status_code == 302 and signed_in_to_admin(elsewhere)
 
-    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time
-                                 - settings.AXES_COOLOFF_TIME - timedelta(seconds=1))
+    AccessAttempt.objects.update(
+        attempt_time=AccessAttempt.objects.get().attempt_time - settings.AXES_COOLOFF_TIME - timedelta(seconds=1)
+    )
     assert admin_login(attacker, PASSWORD).status_code == 302 and signed_in_to_admin(attacker)
 
 
 def api_login(client: Client, password: str, **extra):
-    return client.post("/api/auth/login/", json.dumps({"username": "staff", "password": password}),
-                       content_type="application/json", **extra)
+    return client.post(
+        "/api/auth/login/",
+        json.dumps({"username": "staff", "password": password}),
+        content_type="application/json",
+        **extra,
+    )
 
 
 def test_failures_on_the_api_lock_the_admin_too(make_staff):
@@ -72,7 +77,7 @@ def test_failures_on_the_api_lock_the_admin_too(make_staff):
     make_staff("staff")
     client = Client()
     answers = [api_login(client, "guess").status_code for _ in range(10)]
-    assert answers[:LIMIT - 1] == [400] * (LIMIT - 1) and set(answers[LIMIT - 1:]) == {429}
+    assert answers[: LIMIT - 1] == [400] * (LIMIT - 1) and set(answers[LIMIT - 1 :]) == {429}
     locked = api_login(client, PASSWORD)
     assert locked.status_code == 429 and locked.json()["error"]["code"] == "throttled"
     assert int(locked["Retry-After"]) > 0 and "sessionid" not in client.cookies

@@ -19,16 +19,20 @@ pytestmark = [pytest.mark.django_db, pytest.mark.security]
 
 
 def signup(username: str, language: str = "en"):
-    return APIClient().post("/api/auth/signup/", {"username": username, "password": PASSWORD}, format="json",
-                            HTTP_ACCEPT_LANGUAGE=language)
+    return APIClient().post(
+        "/api/auth/signup/", {"username": username, "password": PASSWORD}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
 
 
-@pytest.mark.parametrize("twin", [
-    "p\u0435ter",  # a Cyrillic "е"
-    "\uff50eter",  # a full-width "ｐ"
-    "\U0001d429eter",  # a mathematical bold "𝐩"
-    "pete\u0433",  # a Cyrillic "г", TR39's twin of "r"
-])
+@pytest.mark.parametrize(
+    "twin",
+    [
+        "p\u0435ter",  # a Cyrillic "е"
+        "\uff50eter",  # a full-width "ｐ"
+        "\U0001d429eter",  # a mathematical bold "𝐩"
+        "pete\u0433",  # a Cyrillic "г", TR39's twin of "r"
+    ],
+)
 def test_twins_of_an_existing_name_are_refused(make_player, twin):
     make_player("peter")
     response = signup(twin)
@@ -49,10 +53,13 @@ def test_look_alikes_whatever_the_case_are_refused(make_player, twin):
     assert refused.value.code == "username_looks_alike"
 
 
-@pytest.mark.parametrize("language, looks_alike, mixed", [
-    ("pl", "wygląda jak nazwa innego gracza", "różnych pism"),
-    ("de", "sieht aus wie der Name eines anderen Spielers", "verschiedener Schriften"),
-])
+@pytest.mark.parametrize(
+    "language, looks_alike, mixed",
+    [
+        ("pl", "wygląda jak nazwa innego gracza", "różnych pism"),
+        ("de", "sieht aus wie der Name eines anderen Spielers", "verschiedener Schriften"),
+    ],
+)
 def test_the_refusals_are_translated(make_player, language, looks_alike, mixed):
     make_player("peter")
     assert looks_alike in signup("p\u0435ter", language).json()["error"]["message"]
@@ -73,8 +80,12 @@ def test_a_plain_new_name_passes_and_names_are_stored_nfkc(make_player):
     assert made.status_code == 201 and made.json()["username"] == "fred1"
     assert accounts.User.objects.filter(username="fred1").exists()
     assert PlayerName.objects.get(player__username="fred1").key == names.name_key("fred1")
-    assert APIClient().post("/api/auth/login/", {"username": "\uff46red1", "password": PASSWORD},
-                            format="json").status_code == 200  # Django's log-in normalises the same way
+    assert (
+        APIClient()
+        .post("/api/auth/login/", {"username": "\uff46red1", "password": PASSWORD}, format="json")
+        .status_code
+        == 200
+    )  # Django's log-in normalises the same way
 
 
 def test_the_skeleton_is_tr39s():
@@ -118,7 +129,8 @@ def test_the_migration_fills_every_existing_accounts_key_and_goes_back():
         executor.migrate([before])
         # bulk_create: no signal, as before 0012 (the signal's table is not there yet)
         older, _, plain = accounts.User.objects.bulk_create(
-            [accounts.User(username=name, password="!") for name in ("olga", "\u043elga", "ben")])  # an old twin
+            [accounts.User(username=name, password="!") for name in ("olga", "\u043elga", "ben")]
+        )  # an old twin
         executor.loader.build_graph()
         executor.migrate([after])
         keys = dict(PlayerName.objects.values_list("player_id", "key"))

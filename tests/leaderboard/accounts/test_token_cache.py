@@ -88,8 +88,9 @@ def test_a_changed_account_is_seen_at_once(make_player, rf, django_capture_on_co
         assert answer.json()["username"] == "alicia"
     else:
         assert answer.status_code == 401
-        assert answer.json()["error"]["message"] == ("Invalid token." if change == "delete"
-                                                     else "User inactive or deleted.")
+        assert answer.json()["error"]["message"] == (
+            "Invalid token." if change == "delete" else "User inactive or deleted."
+        )
 
 
 def test_a_log_in_keeps_the_cached_lookup(make_player, django_capture_on_commit_callbacks):

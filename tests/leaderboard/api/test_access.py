@@ -74,11 +74,18 @@ def test_logs_are_private_until_the_day_closes_and_then_only_when_ranked(people,
     closed_hidden = submitted(alice, won_game["deal"], won_game["actions"], days_ago=3)
     moderation.submission_set_hidden(closed_hidden, True)
     assert (pending.status, today.status, closed_rejected.status, closed_ranked.status) == (
-        "pending", "verified", "rejected", "verified")
+        "pending",
+        "verified",
+        "rejected",
+        "verified",
+    )
 
     visible = {  # who sees the log (the others see the result only when it is on a board, else 404)
-        pending: {"alice", "staff"}, today: {"alice", "staff"}, closed_rejected: {"alice", "staff"},
-        closed_hidden: {"alice", "staff"}, closed_ranked: set(ROLES),
+        pending: {"alice", "staff"},
+        today: {"alice", "staff"},
+        closed_rejected: {"alice", "staff"},
+        closed_hidden: {"alice", "staff"},
+        closed_ranked: set(ROLES),
     }
     for submission, readers in visible.items():
         on_board = BoardEntry.objects.filter(submission=submission).exists()
@@ -107,8 +114,13 @@ def test_public_reads_are_the_same_for_everyone(people, won_game, today_deal):
     from games import format_code
 
     submitted(people["alice"], format_code(today_deal.number, "D"), won_game["actions"])
-    paths = ["/api/daily/", "/api/leaderboards/daily/", f"/api/leaderboards/deals/{today_deal.number}/",
-             "/api/leaderboards/players/", "/api/players/alice/"]
+    paths = [
+        "/api/daily/",
+        "/api/leaderboards/daily/",
+        f"/api/leaderboards/deals/{today_deal.number}/",
+        "/api/leaderboards/players/",
+        "/api/players/alice/",
+    ]
     for path in paths:
         answers = {role: api(people, role).get(path) for role in ROLES}
         assert {role: r.status_code for role, r in answers.items()} == dict.fromkeys(ROLES, 200), path
@@ -149,13 +161,19 @@ def test_admin_pages_refuse_anonymous_and_players(people, won_game):
                 assert response.status_code == 302 and response["Location"].startswith("/admin/login/"), (path, role)
 
 
-ACTIONS = [("submission", "hide"), ("submission", "unhide"), ("submission", "clear_flag"),
-           ("submission", "reverify"), ("user", "disable")]
+ACTIONS = [
+    ("submission", "hide"),
+    ("submission", "unhide"),
+    ("submission", "clear_flag"),
+    ("submission", "reverify"),
+    ("user", "disable"),
+]
 
 
 def state() -> list:
     return list(Submission.objects.order_by("pk").values_list("status", "hidden", "flagged", "deliveries")) + list(
-        User.objects.order_by("pk").values_list("is_active"))
+        User.objects.order_by("pk").values_list("is_active")
+    )
 
 
 def run_action(client, model: str, action: str, ids) -> int:
@@ -164,8 +182,9 @@ def run_action(client, model: str, action: str, ids) -> int:
 
 
 @pytest.mark.parametrize("model, action", ACTIONS)
-def test_staff_actions_refuse_players_and_view_only_staff(people, make_staff, won_game, model, action,
-                                                           django_capture_on_commit_callbacks):
+def test_staff_actions_refuse_players_and_view_only_staff(
+    people, make_staff, won_game, model, action, django_capture_on_commit_callbacks
+):
     flagged = submitted(people["alice"], won_game["deal"], won_game["actions"])
     Submission.objects.filter(pk=flagged.pk).update(flagged=True, hidden=action == "unhide")
     viewer = make_staff("viewer", permissions=[p for p in STAFF_PERMISSIONS if ".view_" in p])

@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.security
 
-PAGES = ["/", "/boards/", "/players/x/", "/login/", "/signup/", "/play/EH1-N-AAAAAAF/", "/api/docs/",
-         "/admin/login/"]
+PAGES = ["/", "/boards/", "/players/x/", "/login/", "/signup/", "/play/EH1-N-AAAAAAF/", "/api/docs/", "/admin/login/"]
 
 
 def policy(response) -> dict[str, list[str]]:
@@ -35,8 +34,10 @@ def watch(page) -> tuple[list[str], list[str]]:
     """(CSP violations the browser reported, hosts other than the server's it asked)."""
     violations, hosts = [], []
     page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
-    page.on("request", lambda request: hosts.append(urlparse(request.url).hostname)
-            if request.url.startswith("http") else None)
+    page.on(
+        "request",
+        lambda request: hosts.append(urlparse(request.url).hostname) if request.url.startswith("http") else None,
+    )
     return violations, hosts
 
 

@@ -30,13 +30,18 @@ def error_code(response) -> str:
 
 # -- CSRF -----------------------------------------------------------------------------------
 
+
 def session_client(player) -> tuple[Client, str]:
     """A browser: logged in by the login endpoint, holding the CSRF cookie it was given."""
     client = Client(enforce_csrf_checks=True)
     assert client.get("/").status_code == 200  # the page sets the CSRF cookie
     token = client.cookies["csrftoken"].value
-    login = client.post("/api/auth/login/", json.dumps({"username": player.username, "password": PASSWORD}),
-                        content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    login = client.post(
+        "/api/auth/login/",
+        json.dumps({"username": player.username, "password": PASSWORD}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
     assert login.status_code == 200
     return client, client.cookies["csrftoken"].value
 
@@ -81,13 +86,14 @@ def test_a_cross_site_form_cannot_log_a_visitor_in_or_sign_them_up(make_player):
     can only send form encodings (refused), and JSON from another origin needs CORS (none)."""
     make_player("mallory")
     visitor = Client(enforce_csrf_checks=True)
-    for path, fields in (("/api/auth/login/", "username=mallory&password=x"),
-                         ("/api/auth/signup/", "username=victim&password=correct+horse+battery+staple")):
+    for path, fields in (
+        ("/api/auth/login/", "username=mallory&password=x"),
+        ("/api/auth/signup/", "username=victim&password=correct+horse+battery+staple"),
+    ):
         for content_type in ("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"):
             response = visitor.post(path, fields, content_type=content_type, HTTP_ORIGIN="https://evil.example")
             assert response.status_code == 415 and error_code(response) == "unsupported_media_type"
-        preflight = visitor.options(path, HTTP_ORIGIN="https://evil.example",
-                                    HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST")
+        preflight = visitor.options(path, HTTP_ORIGIN="https://evil.example", HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST")
         assert "Access-Control-Allow-Origin" not in preflight
     assert "sessionid" not in visitor.cookies
     assert not accounts.User.objects.filter(username="victim").exists()
@@ -95,10 +101,14 @@ def test_a_cross_site_form_cannot_log_a_visitor_in_or_sign_them_up(make_player):
 
 # -- throttles ------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def tight_rates(monkeypatch):
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES",
-                        {scope: f"{LIMIT}/minute" for scope in ("signup", "login", "submission", "hint")})
+    monkeypatch.setattr(
+        ScopedRateThrottle,
+        "THROTTLE_RATES",
+        {scope: f"{LIMIT}/minute" for scope in ("signup", "login", "submission", "hint")},
+    )
 
 
 def assert_throttled(response) -> None:
@@ -142,8 +152,9 @@ def test_a_forged_x_forwarded_for_does_not_escape_the_throttle(tight_rates, make
     client = Client()
     for i in range(LIMIT + 2):
         forged = f"203.0.113.{i}" + (", 198.51.100.7" if behind_proxy else "")
-        response = post(client, "/api/auth/login/", {"username": "alice", "password": "guess"},
-                        HTTP_X_FORWARDED_FOR=forged)
+        response = post(
+            client, "/api/auth/login/", {"username": "alice", "password": "guess"}, HTTP_X_FORWARDED_FOR=forged
+        )
         assert response.status_code == (400 if i < LIMIT else 429), (i, forged)
 
 
@@ -210,6 +221,8 @@ def test_an_unreachable_redis_lets_requests_in(tight_rates, make_player, setting
     settings.AXES_FAILURE_LIMIT = LIMIT + 3  # the account's lock-out (in PostgreSQL) is not what is tried here
     make_player("alice")
     client = Client()
-    statuses = [post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}).status_code
-                for _ in range(LIMIT + 2)]
+    statuses = [
+        post(client, "/api/auth/login/", {"username": "alice", "password": "guess"}).status_code
+        for _ in range(LIMIT + 2)
+    ]
     assert statuses == [400] * (LIMIT + 2)

@@ -32,11 +32,14 @@ def error(response) -> dict:
     return response.json()["error"]
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "'EH1-X-AAAAAAF': unknown mode 'X', use N (numbered deal) or D (deal of the day)"),
-    ("pl", "'EH1-X-AAAAAAF': nieznany tryb 'X', użyj N (rozdanie numerowane) lub D (rozdanie dnia)"),
-    ("de", "'EH1-X-AAAAAAF': unbekannter Modus 'X', nimm N (nummeriertes Blatt) oder D (Blatt des Tages)"),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "'EH1-X-AAAAAAF': unknown mode 'X', use N (numbered deal) or D (deal of the day)"),
+        ("pl", "'EH1-X-AAAAAAF': nieznany tryb 'X', użyj N (rozdanie numerowane) lub D (rozdanie dnia)"),
+        ("de", "'EH1-X-AAAAAAF': unbekannter Modus 'X', nimm N (nummeriertes Blatt) oder D (Blatt des Tages)"),
+    ],
+)
 def test_a_refused_deal_code_in_each_language(language, words, player):
     found = error(client_in(language, player).post("/api/attempts/", {"deal": "EH1-X-AAAAAAF"}, format="json"))
     assert found["code"] == "invalid_deal"
@@ -45,16 +48,26 @@ def test_a_refused_deal_code_in_each_language(language, words, player):
 
 def test_the_projects_own_messages(player):
     assert error(client_in("de").post("/api/auth/login/", {"username": "ada", "password": "nope"}, format="json")) == {
-        "code": "invalid_credentials", "message": "Falscher Benutzername oder falsches Passwort.", "detail": None}
+        "code": "invalid_credentials",
+        "message": "Falscher Benutzername oder falsches Passwort.",
+        "detail": None,
+    }
     assert error(client_in("pl").get("/api/nowhere/"))["message"] == "Pod /api/nowhere/ nie ma punktu API."
     assert error(client_in("pl").get("/api/players/nobody/"))["message"] == "Nie ma gracza o nazwie 'nobody'."
     assert error(client_in("de").get("/api/leaderboards/daily/?page=0"))["message"] == (
-        "page muss eine ganze Zahl von 1 bis 1000000 sein.")
+        "page muss eine ganze Zahl von 1 bis 1000000 sein."
+    )
 
 
 def test_drfs_own_messages_come_from_its_catalogue():
-    assert error(client_in("de").post("/api/attempts/", {"deal": "daily"}, format="json"))["message"] == "Anmeldedaten fehlen."
-    assert error(client_in("pl").post("/api/attempts/", {"deal": "daily"}, format="json"))["message"] == "Nie podano danych uwierzytelniających."
+    assert (
+        error(client_in("de").post("/api/attempts/", {"deal": "daily"}, format="json"))["message"]
+        == "Anmeldedaten fehlen."
+    )
+    assert (
+        error(client_in("pl").post("/api/attempts/", {"deal": "daily"}, format="json"))["message"]
+        == "Nie podano danych uwierzytelniających."
+    )
 
 
 def test_the_language_cookie_beats_accept_language():
@@ -66,7 +79,9 @@ def test_the_language_cookie_beats_accept_language():
 def test_a_submission_and_a_hint_refused_by_the_engine(player):
     client = client_in("pl", player)
     attempt = client.post("/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, format="json").json()
-    malformed = error(client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": ["s", "3>3"]}, format="json"))
+    malformed = error(
+        client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": ["s", "3>3"]}, format="json")
+    )
     assert malformed["code"] == "malformed_action" and malformed["detail"] == {"index": 1}
     assert malformed["message"] == "błędna akcja '3>3': karta nie może przejść na własną kolumnę"
 

@@ -89,14 +89,20 @@ def test_a_players_own_rank_is_tagged_for_that_player_and_language(make_player, 
     assert poll(APIClient(), AROUND, ann_tag).status_code == 401
 
 
-def test_a_304_reads_no_sql_with_a_session_or_a_token(make_player, play, today_deal, won_game,
-                                                      django_assert_num_queries):
+def test_a_304_reads_no_sql_with_a_session_or_a_token(
+    make_player, play, today_deal, won_game, django_assert_num_queries
+):
     ann = make_player("ann")
     play(ann, daily_code(today_deal), won_game["actions"])
     index_built()
     anonymous, browser, api = APIClient(), session_client(ann), token_client(ann)
-    cases = [(anonymous, DAY_PAGE), (browser, DAY_PAGE), (browser, AROUND), (api, AROUND),
-             (browser, f"/api/leaderboards/deals/{today_deal.number}/?around=me")]
+    cases = [
+        (anonymous, DAY_PAGE),
+        (browser, DAY_PAGE),
+        (browser, AROUND),
+        (api, AROUND),
+        (browser, f"/api/leaderboards/deals/{today_deal.number}/?around=me"),
+    ]
     for client, path in cases:
         client.get(path)  # (the deal's board: its first read builds its index, once)
         answer = client.get(path)
@@ -135,8 +141,9 @@ def test_a_redis_that_lost_its_data_matches_no_earlier_tag(clean_redis):
     assert after.epoch != before.epoch and live.fresh(tag, scope, after) is None
 
 
-def test_a_frozen_day_is_a_304_for_good(make_player, play, today_deal, won_game, monkeypatch,
-                                        django_capture_on_commit_callbacks):
+def test_a_frozen_day_is_a_304_for_good(
+    make_player, play, today_deal, won_game, monkeypatch, django_capture_on_commit_callbacks
+):
     from datetime import timedelta
 
     from django.utils import timezone

@@ -24,15 +24,21 @@ from leaderboard.play.services import attempts, intake, verification
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.reliability]
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 EXAMPLES = 15
 
 
 #: Loaded when the module is collected, by a GET of /api/schema/ through the app. Valid and
 #: invalid data; credentials only where the test puts them (a player's token).
 schema = schemathesis.openapi.from_wsgi(
-    "/api/schema/?format=json", application,
+    "/api/schema/?format=json",
+    application,
     config=schemathesis.Config.from_dict({"generation": {"mode": "all", "with-security-parameters": False}}),
 )
 
@@ -44,8 +50,11 @@ def player_data(make_player, won_game):
     attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
     done = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"][:20])
     verification.submission_verify(done.pk)
-    return {"token": accounts.user_token(player), "attempt": attempts.attempt_start(
-        player=player, deal_code=won_game["deal"]).pk, "submission": done.pk}
+    return {
+        "token": accounts.user_token(player),
+        "attempt": attempts.attempt_start(player=player, deal_code=won_game["deal"]).pk,
+        "submission": done.pk,
+    }
 
 
 @schema.parametrize()
@@ -59,8 +68,10 @@ def test_every_operation_conforms_to_the_schema_anonymous_and_with_a_token(case,
         params["attempt_id"] = str(player_data["attempt"])
     if "submission_id" in params and isinstance(params["submission_id"], int):
         params["submission_id"] = player_data["submission"]
-    answered(case.call_and_validate(headers={"Authorization": f"Token {player_data['token']}"}, checks=CHECKS),
-             "with a token")
+    answered(
+        case.call_and_validate(headers={"Authorization": f"Token {player_data['token']}"}, checks=CHECKS),
+        "with a token",
+    )
 
 
 def answered(response, who: str) -> None:

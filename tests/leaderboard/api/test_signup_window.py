@@ -73,8 +73,12 @@ def test_the_sign_up_endpoint_is_held_to_the_window(clock, settings):
     settings.SIGNUPS_PER_HOUR = 2
 
     def signup(client, name, **extra):
-        return client.post("/api/auth/signup/", json.dumps({"username": name, "password": PASSWORD}),
-                           content_type="application/json", **extra)
+        return client.post(
+            "/api/auth/signup/",
+            json.dumps({"username": name, "password": PASSWORD}),
+            content_type="application/json",
+            **extra,
+        )
 
     client = Client()
     assert [signup(client, f"p{i}").status_code for i in range(2)] == [201, 201]

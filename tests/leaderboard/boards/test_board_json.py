@@ -3,7 +3,7 @@ written by PostgreSQL: the answers are byte for byte what DRF's own rendering of
 gives, for every client (JSON, JSON with an indent, the browsable API)."""
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 
 import pytest
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
@@ -22,9 +22,11 @@ def board_of_three(make_player, play, today_deal, won_game):
     for name, minutes in (("zoë", 20), ("bob", 30), ("carol", 40)):
         play(make_player(name), code, won_game["actions"], minutes=minutes)
     # times as they come: whole seconds (isoformat drops the fraction), a few microseconds
-    stamps = [datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc),
-              datetime(2026, 3, 1, 12, 0, 1, 5, tzinfo=timezone.utc),
-              datetime(2026, 3, 1, 23, 59, 59, 999999, tzinfo=timezone.utc)]
+    stamps = [
+        datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC),
+        datetime(2026, 3, 1, 12, 0, 1, 5, tzinfo=UTC),
+        datetime(2026, 3, 1, 23, 59, 59, 999999, tzinfo=UTC),
+    ]
     for submission, stamp in zip(Submission.objects.order_by("pk"), stamps):
         Submission.objects.filter(pk=submission.pk).update(submitted_at=stamp)
     return [s.submitted_at.isoformat() for s in Submission.objects.order_by("pk")]

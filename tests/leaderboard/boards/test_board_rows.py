@@ -49,8 +49,9 @@ def test_a_deep_page_and_ones_own_rank_read_no_database(board_of_five, client_fo
     assert around["me"] == 5 and [row["player"] for row in around["results"]] == ["p3", "p4"]
 
 
-def test_missing_rows_are_read_from_postgresql_and_stored_back(board_of_five, today_deal, clean_redis,
-                                                               django_assert_num_queries):
+def test_missing_rows_are_read_from_postgresql_and_stored_back(
+    board_of_five, today_deal, clean_redis, django_assert_num_queries
+):
     before = APIClient().get(DEEP).content
     clean_redis.delete(rows_key(today_deal))
     with django_assert_num_queries(1):  # the two rows, in one statement
@@ -97,8 +98,9 @@ def test_a_read_prepares_the_lost_index_of_a_small_board_itself(board_of_five, t
     assert APIClient().get(DEEP).content == before  # the view asks nothing of the index first
 
 
-def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_of_five, today_deal, clean_redis,
-                                                                           client_for, monkeypatch):
+def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(
+    board_of_five, today_deal, clean_redis, client_for, monkeypatch
+):
     monkeypatch.setattr(rebuild, "BIG_BOARD_ENTRIES", 4)  # five entries: "big"
     before = APIClient().get(DEEP).content
     board = board_key(today_deal)
@@ -116,8 +118,9 @@ def test_a_big_lost_index_is_rebuilt_by_a_task_and_its_readers_come_back(board_o
     assert redis_index.claim_rebuild(board)  # released
 
 
-def test_a_small_board_is_ranked_by_postgresql_while_its_index_is_rebuilt_elsewhere(board_of_five, today_deal,
-                                                                                    clean_redis):
+def test_a_small_board_is_ranked_by_postgresql_while_its_index_is_rebuilt_elsewhere(
+    board_of_five, today_deal, clean_redis
+):
     before = APIClient().get(DEEP).content
     clean_redis.flushdb()
     assert index.board_index().claim_rebuild(board_key(today_deal))  # someone else is rebuilding it

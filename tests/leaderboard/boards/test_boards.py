@@ -1,4 +1,4 @@
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from leaderboard_fixtures.service import (  # noqa: F401  (autouse, as in tests/service/)
@@ -33,8 +33,12 @@ def names(page: dict) -> list[str]:
 
 def test_rank_key_orders_wins_then_moves_then_score_then_duration():
     ordered = [
-        (True, 200, 1300, 60_000), (True, 200, 1300, 61_000), (True, 200, 1250, 1_000),
-        (True, 201, 5000, 1_000), (False, 10, 10, 1_000), (False, 11, 9999, 0),
+        (True, 200, 1300, 60_000),
+        (True, 200, 1300, 61_000),
+        (True, 200, 1250, 1_000),
+        (True, 201, 5000, 1_000),
+        (False, 10, 10, 1_000),
+        (False, 11, 9999, 0),
     ]
     keys = [order.rank_key(*row) for row in ordered]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
@@ -95,8 +99,15 @@ def test_bad_board_parameters_are_400(query):
     assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_parameter"
 
 
-@pytest.mark.parametrize("path", ["/api/leaderboards/daily/2999-01-01/", "/api/leaderboards/deals/EH1-N-AAAAAAA/",
-                                  "/api/leaderboards/deals/0/", "/api/nothing/here/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/leaderboards/daily/2999-01-01/",
+        "/api/leaderboards/deals/EH1-N-AAAAAAA/",
+        "/api/leaderboards/deals/0/",
+        "/api/nothing/here/",
+    ],
+)
 def test_unknown_boards_are_404_in_the_error_shape(path):
     response = APIClient().get(path)
     assert response.status_code == 404 and response.json()["error"]["code"] in {"not_found", "invalid_deal"}
@@ -110,7 +121,8 @@ def test_a_result_appears_at_once_although_the_page_was_cached(make_player, play
 
 
 def test_a_flushed_index_is_rebuilt_from_postgresql_with_the_same_ranks(
-        make_player, play, today_deal, won_game, clean_redis):
+    make_player, play, today_deal, won_game, clean_redis
+):
     for i in range(5):
         play(make_player(f"p{i}"), daily_code(today_deal), won_game["actions"][: -i or None], minutes=10 + i)
     before = board("/api/leaderboards/daily/?page_size=10")
@@ -123,8 +135,12 @@ def test_a_flushed_index_is_rebuilt_from_postgresql_with_the_same_ranks(
 
 def test_redis_and_postgresql_agree_on_every_rank(make_player, play, today_deal, won_game, monkeypatch):
     for i in range(6):
-        play(make_player(f"p{i}"), daily_code(today_deal), won_game["actions"][: len(won_game["actions"]) - i % 3],
-             minutes=10 + (i * 7) % 5)
+        play(
+            make_player(f"p{i}"),
+            daily_code(today_deal),
+            won_game["actions"][: len(won_game["actions"]) - i % 3],
+            minutes=10 + (i * 7) % 5,
+        )
     key = board_key(today_deal)
 
     def snapshot():
@@ -156,12 +172,22 @@ def win_on(player, day, game: dict) -> Submission:
     day is closed), verified by the service."""
     number = parse_code(game["deal"]).number
     DailyDeal.objects.get_or_create(date=day, defaults={"number": number, "solution": game["actions"]})
-    attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"), deal_number=number,
-                                     daily_date=day, ranked=True,
-                                     started_at=days.as_utc_datetime(day) + timedelta(hours=1))
-    submission = Submission.objects.create(attempt=attempt, player=player, deal_number=number, daily_date=day,
-                                           actions=game["actions"],
-                                           submitted_at=attempt.started_at + timedelta(minutes=30))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=format_code(number, "D"),
+        deal_number=number,
+        daily_date=day,
+        ranked=True,
+        started_at=days.as_utc_datetime(day) + timedelta(hours=1),
+    )
+    submission = Submission.objects.create(
+        attempt=attempt,
+        player=player,
+        deal_number=number,
+        daily_date=day,
+        actions=game["actions"],
+        submitted_at=attempt.started_at + timedelta(minutes=30),
+    )
     return verification.submission_verify(submission.pk)
 
 
@@ -202,6 +228,6 @@ def test_equal_keys_at_the_same_instant_rank_by_submission_id_as_in_postgresql(c
     from datetime import datetime, timezone
 
     redis_index = index.board_index()
-    at = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
+    at = datetime(2026, 1, 1, 12, tzinfo=UTC)
     redis_index.rebuild("deal:424242", [(1, 77, at, 1000, b""), (2, 77, at, 999, b""), (3, 76, at, 1001, b"")])
     assert redis_index.page("deal:424242", 0, 3) == [1001, 999, 1000]

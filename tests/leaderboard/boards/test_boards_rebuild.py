@@ -56,15 +56,22 @@ def two_days(make_player, won_game, django_capture_on_commit_callbacks, settings
         for i, player in enumerate(players):
             for back, day in enumerate((today, today - timedelta(days=1))):
                 started = days.as_utc_datetime(day) + timedelta(minutes=i)
-                attempt = Attempt.objects.create(player=player, deal_code=format_code(number, "D"),
-                                                 deal_number=number, daily_date=day, ranked=True,
-                                                 started_at=started)
+                attempt = Attempt.objects.create(
+                    player=player,
+                    deal_code=format_code(number, "D"),
+                    deal_number=number,
+                    daily_date=day,
+                    ranked=True,
+                    started_at=started,
+                )
                 cut = (i + back) % 4  # some win, some stop short
                 actions = not_a_copy(player, won_game["deal"], won_game["actions"][: len(won_game["actions"]) - cut])
-                submission = intake.submission_create(attempt=attempt, player=player, actions=actions,
-                                                        times=times_within(len(actions), 1000))
+                submission = intake.submission_create(
+                    attempt=attempt, player=player, actions=actions, times=times_within(len(actions), 1000)
+                )
                 submission.__class__.objects.filter(pk=submission.pk).update(
-                    submitted_at=started + timedelta(minutes=10 + (i * 7) % 5))
+                    submitted_at=started + timedelta(minutes=10 + (i * 7) % 5)
+                )
                 assert verification.submission_verify(submission.pk).status == "verified"
     return boards
 

@@ -23,20 +23,38 @@ PAGE_SIZE = 7
 User = get_user_model()
 
 
-def result(player, day, actions, *, won=True, moves=300, score=1200, seconds=600, minute=0, refresh=True,
-           **flags) -> Submission:
+def result(
+    player, day, actions, *, won=True, moves=300, score=1200, seconds=600, minute=0, refresh=True, **flags
+) -> Submission:
     """A verified result of ``player`` on ``day``'s deal (or the numbered deal when ``day`` is
     None), put on the boards as the service does after a change to a result."""
     at = days.as_utc_datetime(day or days.today() - timedelta(days=20)) + timedelta(hours=1, minutes=minute)
     foundation = 104 if won else 40
-    attempt = Attempt.objects.create(player=player, deal_code=format_code(NUMBER, "D" if day else "N"),
-                                     deal_number=NUMBER, daily_date=day, ranked=not flags.get("practice"),
-                                     started_at=at - timedelta(seconds=seconds))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=format_code(NUMBER, "D" if day else "N"),
+        deal_number=NUMBER,
+        daily_date=day,
+        ranked=not flags.get("practice"),
+        started_at=at - timedelta(seconds=seconds),
+    )
     submission = Submission.objects.create(
-        attempt=attempt, player=player, deal_number=NUMBER, daily_date=day, actions=actions, submitted_at=at,
-        status=Submission.Status.VERIFIED, won=won, moves=moves, score=score, foundation=foundation,
-        duration_ms=seconds * 1000, clean=True,
-        rank_key=order.rank_key(won, moves, score, seconds * 1000, foundation), **flags)
+        attempt=attempt,
+        player=player,
+        deal_number=NUMBER,
+        daily_date=day,
+        actions=actions,
+        submitted_at=at,
+        status=Submission.Status.VERIFIED,
+        won=won,
+        moves=moves,
+        score=score,
+        foundation=foundation,
+        duration_ms=seconds * 1000,
+        clean=True,
+        rank_key=order.rank_key(won, moves, score, seconds * 1000, foundation),
+        **flags,
+    )
     if refresh:
         entries.boards_refresh(submission)
     return submission
@@ -49,8 +67,9 @@ def seed(day, actions, count: int = 30) -> list:
     DailyDeal.objects.get_or_create(date=day, defaults={"number": NUMBER, "solution": actions})
     players = [User.objects.create(username=f"p{i:02d}") for i in range(count)]
     for i, player in enumerate(players):
-        result(player, day, actions, won=i % 5 != 0, moves=300 + i % 4 * 10, score=1200, seconds=600 + i % 3,
-               minute=i % 2)
+        result(
+            player, day, actions, won=i % 5 != 0, moves=300 + i % 4 * 10, score=1200, seconds=600 + i % 3, minute=i % 2
+        )
     result(players[1], day, actions, moves=900, minute=5, practice=True)
     first = Submission.objects.filter(player=players[2]).first()
     for name, flags in {"hid": {"hidden": True}, "flag": {"flagged": True}, "copy": {"copy_of": first}}.items():
@@ -83,7 +102,8 @@ def closed_day():
 
 
 def test_a_frozen_day_reads_the_same_pages_and_ranks_from_postgresql(
-        db, closed_day, won_game, client_for, clean_redis, django_capture_on_commit_callbacks):
+    db, closed_day, won_game, client_for, clean_redis, django_capture_on_commit_callbacks
+):
     actions = won_game["actions"][:3]
     with django_capture_on_commit_callbacks(execute=True):
         players = seed(closed_day, actions) + [User.objects.create(username="nobody")]
@@ -106,14 +126,18 @@ def test_a_frozen_day_reads_the_same_pages_and_ranks_from_postgresql(
 
 
 def test_a_late_change_to_a_frozen_day_reranks_it(
-        db, closed_day, won_game, client_for, clean_redis, django_capture_on_commit_callbacks):
+    db, closed_day, won_game, client_for, clean_redis, django_capture_on_commit_callbacks
+):
     actions = won_game["actions"][:3]
     with django_capture_on_commit_callbacks(execute=True):
         players = seed(closed_day, actions, count=12)
         freeze.days_freeze()
     board = order.daily_board(closed_day)
-    top = Submission.objects.filter(daily_date=closed_day, player__in=players).order_by("rank_key", "submitted_at",
-                                                                                         "pk").first()
+    top = (
+        Submission.objects.filter(daily_date=closed_day, player__in=players)
+        .order_by("rank_key", "submitted_at", "pk")
+        .first()
+    )
     with django_capture_on_commit_callbacks(execute=True):
         moderation.submission_set_hidden(top, True)  # staff hide the winner
         late = result(User.objects.create(username="late"), closed_day, actions, moves=200, refresh=False)
@@ -132,7 +156,8 @@ def test_a_late_change_to_a_frozen_day_reranks_it(
 
 
 def test_a_write_to_a_frozen_board_goes_nowhere_but_postgresql(
-        db, closed_day, won_game, clean_redis, monkeypatch, django_capture_on_commit_callbacks):
+    db, closed_day, won_game, clean_redis, monkeypatch, django_capture_on_commit_callbacks
+):
     """The store answers the writes as it does the reads: a frozen board's source has no index,
     so a change to its entries re-ranks it in PostgreSQL and mirrors nothing into Redis."""
     actions = won_game["actions"][:3]
@@ -204,6 +229,7 @@ def test_the_command_freezes_a_given_final_day(db, closed_day, won_game, capsys)
     assert f"froze daily:{closed_day.isoformat()}" in capsys.readouterr().out
     assert FrozenBoard.objects.get().entries == 3
 
+
 def test_the_freeze_follows_the_clock_it_is_given(db, closed_day, won_game, django_capture_on_commit_callbacks):
     """A clock the caller moves (a simulation of many days, benchmarks/bench_year.py) decides
     when a day is final, as the server's clock does: at its close plus the grace, not before."""
@@ -222,4 +248,3 @@ def test_the_freeze_follows_the_clock_it_is_given(db, closed_day, won_game, djan
     assert FrozenBoard.objects.get(board=board).frozen_at == final_at
     assert sorted(BoardEntry.objects.filter(board=board).values_list("rank", flat=True)) == [1, 2, 3, 4]
     assert not index.board_index().is_ready(board)
-

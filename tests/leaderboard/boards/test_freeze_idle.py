@@ -13,7 +13,8 @@ from .test_freeze import NUMBER, User, get, redis_keys, result
 
 
 def test_an_idle_numbered_board_leaves_redis_and_is_rebuilt_when_read(
-        db, won_game, client_for, clean_redis, settings, django_capture_on_commit_callbacks):
+    db, won_game, client_for, clean_redis, settings, django_capture_on_commit_callbacks
+):
     settings.BOARD_IDLE_DAYS = 7
     with django_capture_on_commit_callbacks(execute=True):
         for i in range(9):

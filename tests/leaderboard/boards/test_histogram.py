@@ -29,9 +29,16 @@ def day(make_player):
     two losses; a practice win and a flagged win that are on no board."""
     when = days.today() - timedelta(days=3)
     players = {}
-    for name, moves, won, hints in (("ann", 100, True, 0), ("ben", 101, True, 0), ("cat", 105, True, 0),
-                                    ("dan", 130, True, 0), ("eve", 131, True, 0), ("fay", 140, True, 1),
-                                    ("gus", 50, False, 0), ("hal", 99, False, 0)):
+    for name, moves, won, hints in (
+        ("ann", 100, True, 0),
+        ("ben", 101, True, 0),
+        ("cat", 105, True, 0),
+        ("dan", 130, True, 0),
+        ("eve", 131, True, 0),
+        ("fay", 140, True, 1),
+        ("gus", 50, False, 0),
+        ("hal", 99, False, 0),
+    ):
         players[name] = make_player(name)
         result(players[name], when, won=won, moves=moves, hints=hints)
     result(players["gus"], when, moves=102, practice=True)
@@ -44,28 +51,43 @@ def day(make_player):
 def test_the_winners_moves_in_buckets(day):
     shown = histogram_of(APIClient(), day["date"])
     assert (shown["date"], shown["board"], shown["final"]) == (
-        day["date"].isoformat(), order.daily_board(day["date"]), True)
+        day["date"].isoformat(),
+        order.daily_board(day["date"]),
+        True,
+    )
     assert shown["winners"] == 6
     assert [(b["low"], b["high"], b["count"]) for b in shown["buckets"]] == [
-        (100, 104, 2), (105, 109, 1), (110, 114, 0), (115, 119, 0), (120, 124, 0), (125, 129, 0),
-        (130, 134, 2), (135, 139, 0), (140, 144, 1)]
+        (100, 104, 2),
+        (105, 109, 1),
+        (110, 114, 0),
+        (115, 119, 0),
+        (120, 124, 0),
+        (125, 129, 0),
+        (130, 134, 2),
+        (135, 139, 0),
+        (140, 144, 1),
+    ]
     assert shown["me"] is None  # anonymous
 
 
-@pytest.mark.parametrize(("name", "me"), [
-    ("dan", {"won": True, "moves": 130, "bucket": 6}),
-    ("fay", {"won": True, "moves": 140, "bucket": 8}),
-    ("hal", {"won": False, "moves": 99, "bucket": None}),
-    ("ivy", None),  # flagged: not on the board
-    ("kim", None),  # never played
-])
+@pytest.mark.parametrize(
+    ("name", "me"),
+    [
+        ("dan", {"won": True, "moves": 130, "bucket": 6}),
+        ("fay", {"won": True, "moves": 140, "bucket": 8}),
+        ("hal", {"won": False, "moves": 99, "bucket": None}),
+        ("ivy", None),  # flagged: not on the board
+        ("kim", None),  # never played
+    ],
+)
 def test_you_are_here(day, client_for, name, me):
     assert histogram_of(client_for(day[name]), day["date"])["me"] == me
 
 
 def test_public_counts_are_the_same_for_everyone(day, client_for):
-    answers = [histogram_of(client, day["date"]) for client in (APIClient(), client_for(day["ann"]),
-                                                                client_for(day["kim"]))]
+    answers = [
+        histogram_of(client, day["date"]) for client in (APIClient(), client_for(day["ann"]), client_for(day["kim"]))
+    ]
     assert len({str({k: v for k, v in a.items() if k != "me"}) for a in answers}) == 1
 
 
@@ -87,8 +109,7 @@ def test_a_frozen_day_reads_the_same(day, _fresh_redis):
     assert histogram_of(APIClient(), day["date"]) == before
 
 
-def test_a_new_result_shows_once_the_board_changes(make_player, play, today_deal, won_game, client_for,
-                                                   monkeypatch):
+def test_a_new_result_shows_once_the_board_changes(make_player, play, today_deal, won_game, client_for, monkeypatch):
     """Through the real path: a result verified, its entry mirrored, the board marked changed."""
     today = days.today()
     code, actions = daily_code(today_deal), won_game["actions"]
@@ -119,8 +140,7 @@ def test_the_api_answers_in_one_statement_once_cached(day, client_for, django_as
         histogram_of(client, day["date"])
 
 
-def test_while_one_process_counts_again_the_others_serve_the_stale_one(day, monkeypatch,
-                                                                       django_assert_num_queries):
+def test_while_one_process_counts_again_the_others_serve_the_stale_one(day, monkeypatch, django_assert_num_queries):
     from django.contrib.auth.models import AnonymousUser
     from django.core.cache import cache as django_cache
 

@@ -1,7 +1,7 @@
 """The ranking order alone (leaderboard/boards/order.py): the key packs and unpacks, the members
 sort as PostgreSQL does, the board names. Pure: no database, no Redis."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given
@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 from leaderboard.boards import order
 
 results = st.builds(
-    dict, won=st.booleans(), moves=st.integers(0, 10**7), score=st.integers(0, 10**7),
-    duration_ms=st.integers(0, 10**13), foundation=st.integers(-5, 110), hints=st.integers(0, 10**4))
+    dict,
+    won=st.booleans(),
+    moves=st.integers(0, 10**7),
+    score=st.integers(0, 10**7),
+    duration_ms=st.integers(0, 10**13),
+    foundation=st.integers(-5, 110),
+    hints=st.integers(0, 10**4),
+)
 
 
 @given(results)
@@ -20,17 +26,30 @@ def test_a_key_unpacks_to_the_capped_values_it_packed(result):
     won = result["won"]
     cap = order.WON_SECONDS_CAP if won else order.LOST_SECONDS_CAP
     assert parts == order.RankParts(
-        won=won, hinted=result["hints"] > 0, moves=min(result["moves"], order.MOVES_CAP),
-        score=min(result["score"], order.SCORE_CAP), seconds=min(result["duration_ms"] // 1000, cap),
-        foundation=order.DECK if won else min(max(result["foundation"], 0), order.DECK))
+        won=won,
+        hinted=result["hints"] > 0,
+        moves=min(result["moves"], order.MOVES_CAP),
+        score=min(result["score"], order.SCORE_CAP),
+        seconds=min(result["duration_ms"] // 1000, cap),
+        foundation=order.DECK if won else min(max(result["foundation"], 0), order.DECK),
+    )
 
 
 @given(results)
 def test_a_key_packs_again_to_itself(result):
     key = order.rank_key(**result)
     parts = order.rank_parts(key)
-    assert order.rank_key(parts.won, parts.moves, parts.score, parts.seconds * 1000,
-                          foundation=parts.foundation, hints=int(parts.hinted)) == key
+    assert (
+        order.rank_key(
+            parts.won,
+            parts.moves,
+            parts.score,
+            parts.seconds * 1000,
+            foundation=parts.foundation,
+            hints=int(parts.hinted),
+        )
+        == key
+    )
 
 
 def test_the_tiers_come_first():
@@ -41,12 +60,16 @@ def test_the_tiers_come_first():
     for (won, hints), (next_won, next_hints) in zip(tiers, tiers[1:]):
         assert order.rank_key(won, hints=hints, **worst) < order.rank_key(next_won, hints=next_hints, **best)
     assert [order.rank_parts(order.rank_key(won, hints=hints, **best))[:2] for won, hints in tiers] == [
-        (True, False), (False, False), (True, True), (False, True)]
+        (True, False),
+        (False, False),
+        (True, True),
+        (False, True),
+    ]
 
 
 @given(st.lists(st.tuples(st.integers(0, 10**10), st.integers(1, 10**11)), min_size=2, max_size=20))
 def test_members_sort_by_time_then_submission_as_postgresql_does(stamps):
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     entries = [(start + timedelta(microseconds=micros), sid) for micros, sid in stamps]
     members = [order.member(at, sid) for at, sid in entries]
     assert sorted(members) == [order.member(at, sid) for at, sid in sorted(entries)]

@@ -2,7 +2,7 @@
 pages stay cached while changes land below them (their board size may lag, boundedly)."""
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 
 import pytest
 from django.core.cache import cache as django_cache
@@ -13,7 +13,7 @@ from leaderboard.boards import index, order
 from leaderboard.core import cache
 
 pytestmark = pytest.mark.django_db
-AT = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
+AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 
 def test_setting_entries_answers_the_best_rank_the_change_touched(clean_redis):
@@ -41,6 +41,7 @@ def counted():
     def compute():
         calls.append(1)
         return len(calls)
+
     return compute
 
 
@@ -80,7 +81,8 @@ def test_the_size_a_top_page_shows_lags_at_most_count_lag_seconds(counted, monke
 
 
 def test_through_the_api_a_result_below_the_top_leaves_the_top_page_cached(
-        make_player, play, today_deal, won_game, monkeypatch):
+    make_player, play, today_deal, won_game, monkeypatch
+):
     monkeypatch.setattr(cache, "TOP_RANKS", 1)
     monkeypatch.setattr(cache, "COUNT_LAG_SECONDS", 0.5)
     code, client = daily_code(today_deal), APIClient()

@@ -79,9 +79,18 @@ def test_the_record_is_one_statement(record, django_assert_num_queries):
         assert stats.daily_record(record.pk)["played"] == 6
 
 
-@pytest.mark.parametrize(("low", "high", "width"), [
-    (100, 100, 1), (100, 111, 1), (100, 112, 2), (100, 159, 5), (120, 310, 20), (7, 65535, 10_000), (0, 11, 1),
-])
+@pytest.mark.parametrize(
+    ("low", "high", "width"),
+    [
+        (100, 100, 1),
+        (100, 111, 1),
+        (100, 112, 2),
+        (100, 159, 5),
+        (120, 310, 20),
+        (7, 65535, 10_000),
+        (0, 11, 1),
+    ],
+)
 def test_bucket_widths_are_round_and_keep_the_bars_few(low, high, width):
     assert histogram.bucket_width(low, high) == width
     assert high // width - low // width + 1 <= histogram.MAX_BUCKETS
@@ -90,8 +99,15 @@ def test_bucket_widths_are_round_and_keep_the_bars_few(low, high, width):
 def test_buckets_cover_every_value_once_with_the_empty_ones_between():
     counts = {101: 2, 104: 1, 118: 3, 130: 1}
     shown = histogram.buckets(counts)
-    assert [(b["low"], b["high"]) for b in shown] == [(100, 104), (105, 109), (110, 114), (115, 119),
-                                                      (120, 124), (125, 129), (130, 134)]
+    assert [(b["low"], b["high"]) for b in shown] == [
+        (100, 104),
+        (105, 109),
+        (110, 114),
+        (115, 119),
+        (120, 124),
+        (125, 129),
+        (130, 134),
+    ]
     assert [b["count"] for b in shown] == [3, 0, 0, 3, 0, 0, 1]
     assert histogram.bucket_of(shown, 118) == 3 and histogram.bucket_of(shown, 99) is None
     assert histogram.buckets({}) == [] and histogram.buckets({5: 0}) == []

@@ -36,8 +36,9 @@ def test_board_versions_count_in_the_cache_s_keys(clean_redis):
     page_cache.boards_changed({"deal:1": 5, "deal:2": page_cache.TOP_RANKS})
     first = cache.get("board-version:deal:1")  # a new version starts from the clock (ms)
     page_cache.board_changed("deal:1")
-    found = cache.get_many(["board-version:deal:1", "board-top-version:deal:1", "board-version:deal:2",
-                            "board-top-version:deal:2"])
+    found = cache.get_many(
+        ["board-version:deal:1", "board-top-version:deal:1", "board-version:deal:2", "board-top-version:deal:2"]
+    )
     assert found.keys() == {"board-version:deal:1", "board-top-version:deal:1", "board-version:deal:2"}
     assert found["board-version:deal:1"] == found["board-top-version:deal:1"] == first + 1
     assert abs(found["board-version:deal:2"] - first) < 60_000

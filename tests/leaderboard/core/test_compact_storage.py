@@ -26,14 +26,22 @@ from leaderboard.play.services import intake, verification
 
 def _stored(submission_id: int) -> tuple:
     with connection.cursor() as cursor:
-        cursor.execute('SELECT "actions", "times", pg_typeof("actions")::text, pg_typeof("times")::text '
-                       'FROM "leaderboard_submission" WHERE "id" = %s', [submission_id])
+        cursor.execute(
+            'SELECT "actions", "times", pg_typeof("actions")::text, pg_typeof("times")::text '
+            'FROM "leaderboard_submission" WHERE "id" = %s',
+            [submission_id],
+        )
         return cursor.fetchone()
 
 
 def _submit(player, game: dict, times=None) -> Submission:
-    attempt = Attempt.objects.create(player=player, deal_code=game["deal"], deal_number=2, daily_date=None,
-                                     started_at=timezone.now() - timedelta(minutes=30))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=game["deal"],
+        deal_number=2,
+        daily_date=None,
+        started_at=timezone.now() - timedelta(minutes=30),
+    )
     return intake.submission_create(attempt=attempt, player=player, actions=game["actions"], times=times)
 
 
@@ -97,21 +105,25 @@ BEFORE, COMPACT = ("leaderboard", "0007_groups"), ("leaderboard", "0008_compact_
 def test_migration_converts_existing_rows_both_ways(make_player, won_games):
     """Rows stored as jsonb before 0008 read the same after it, and again after going back."""
     player = make_player()
-    logs = [(game["actions"], None if i % 2 else list(range(0, 700 * len(game["actions"]), 700)))
-            for i, game in enumerate(won_games[:6])]
+    logs = [
+        (game["actions"], None if i % 2 else list(range(0, 700 * len(game["actions"]), 700)))
+        for i, game in enumerate(won_games[:6])
+    ]
     executor = MigrationExecutor(connection)
     try:
         executor.migrate([BEFORE])
         with connection.cursor() as cursor:
             for i, (actions, times) in enumerate(logs):
-                attempt = Attempt.objects.create(player=player, deal_code=won_games[i]["deal"], deal_number=2,
-                                                 started_at=timezone.now())
+                attempt = Attempt.objects.create(
+                    player=player, deal_code=won_games[i]["deal"], deal_number=2, started_at=timezone.now()
+                )
                 cursor.execute(
                     'INSERT INTO "leaderboard_submission" ("attempt_id", "player_id", "deal_number", "actions", '
                     '"times", "submitted_at", "status", "deliveries", "hints", "error", "hidden", "flagged", '
                     '"practice", "log_hash") VALUES (%s, %s, 2, %s::jsonb, %s::jsonb, now(), \'pending\', 0, 0, '
-                    '\'\', false, false, false, \'\')',
-                    [attempt.pk, player.pk, json.dumps(actions), None if times is None else json.dumps(times)])
+                    "'', false, false, false, '')",
+                    [attempt.pk, player.pk, json.dumps(actions), None if times is None else json.dumps(times)],
+                )
         executor.loader.build_graph()
         executor.migrate([COMPACT])
         # Only these columns: the model's later ones (0010's attempt_started_at) are not there yet.

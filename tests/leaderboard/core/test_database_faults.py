@@ -37,8 +37,9 @@ def api(method: str, path: str, body=None, token: str | None = None):
 
 def assert_unavailable(response, path: str) -> None:
     assert response.status_code == 503, (path, response.status_code, response.content[:300])
-    assert response.json() == {"error": {"code": "unavailable", "message": response.json()["error"]["message"],
-                                         "detail": None}}, path
+    assert response.json() == {
+        "error": {"code": "unavailable", "message": response.json()["error"]["message"], "detail": None}
+    }, path
     assert response["Retry-After"], path
 
 
@@ -78,10 +79,14 @@ def test_every_endpoint_answers_503_in_the_error_shape_while_postgresql_is_unrea
     connection.close()
 
     requests = [
-        ("get", "/api/daily/", None, None), ("get", "/api/daily/2026-01-01/", None, None),
-        ("get", "/api/leaderboards/daily/", None, None), ("get", "/api/leaderboards/deals/5/", None, None),
-        ("get", "/api/leaderboards/players/", None, None), ("get", "/api/players/alice/", None, None),
-        ("get", "/api/submissions/1/", None, None), ("get", "/api/auth/me/", None, token),
+        ("get", "/api/daily/", None, None),
+        ("get", "/api/daily/2026-01-01/", None, None),
+        ("get", "/api/leaderboards/daily/", None, None),
+        ("get", "/api/leaderboards/deals/5/", None, None),
+        ("get", "/api/leaderboards/players/", None, None),
+        ("get", "/api/players/alice/", None, None),
+        ("get", "/api/submissions/1/", None, None),
+        ("get", "/api/auth/me/", None, token),
         ("post", "/api/auth/signup/", {"username": "bob", "password": PASSWORD}, None),
         ("post", "/api/auth/login/", {"username": "alice", "password": PASSWORD}, None),
         ("post", "/api/attempts/", {"deal": "EH1-N-AAAAAAF"}, token),
@@ -110,13 +115,15 @@ def test_every_endpoint_answers_503_in_the_error_shape_while_postgresql_is_unrea
 
 
 def test_a_signup_cut_at_any_query_leaves_a_whole_account_or_none(pg_proxy):
-    _, queries = cut_at(pg_proxy, None, lambda: api("post", "/api/auth/signup/",
-                                                     {"username": "whole", "password": PASSWORD}))
+    _, queries = cut_at(
+        pg_proxy, None, lambda: api("post", "/api/auth/signup/", {"username": "whole", "password": PASSWORD})
+    )
     assert queries >= 4
     for at in range(1, queries + 1):
         name = f"cut{at}"
-        response, _ = cut_at(pg_proxy, at, lambda: api("post", "/api/auth/signup/",
-                                                        {"username": name, "password": PASSWORD}))
+        response, _ = cut_at(
+            pg_proxy, at, lambda: api("post", "/api/auth/signup/", {"username": name, "password": PASSWORD})
+        )
         assert response.status_code in (201, 503), (at, response.status_code, response.content[:300])
         if response.status_code == 503:
             assert_unavailable(response, f"signup cut at query {at}")
@@ -156,7 +163,8 @@ def test_a_submission_cut_at_any_query_is_stored_whole_or_not_and_never_lost(pg_
 
 
 def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_by_beat(
-        pg_proxy, make_player, won_game, settings, clean_redis):
+    pg_proxy, make_player, won_game, settings, clean_redis
+):
     settings.STALE_PENDING_SECONDS = settings.STALE_VERIFYING_SECONDS = 1
     player = make_player("alice")
     attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
@@ -171,7 +179,8 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
         # Back to a fresh, queued submission (as staff's "verify again" leaves it), and a board
         # that readers have loaded into the Redis index.
         Submission.objects.filter(pk=submission.pk).update(
-            status="pending", claim=None, claimed_at=None, verified_at=None, won=None, rank_key=None)
+            status="pending", claim=None, claimed_at=None, verified_at=None, won=None, rank_key=None
+        )
         BoardEntry.objects.all().delete()
         clean_redis.flushdb()
         assert api("get", board_url).json()["count"] == 0
@@ -190,7 +199,8 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
             assert entries == 0, at
             # Beat finds it (a claim older than STALE_VERIFYING_SECONDS, or still pending) and queues it.
             Submission.objects.filter(pk=submission.pk).update(
-                claimed_at=timezone.now() - timedelta(seconds=5), submitted_at=timezone.now() - timedelta(seconds=5))
+                claimed_at=timezone.now() - timedelta(seconds=5), submitted_at=timezone.now() - timedelta(seconds=5)
+            )
             assert verification.requeue_stale() == 1
             assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
             tasks.verify_submission(submission.pk)  # as the worker runs the queued task

@@ -23,18 +23,24 @@ SECRET = "Secret Harpists"
 
 @pytest.fixture
 def people(make_player) -> dict:
-    return {"owner": make_player("olivia"), "member": make_player("mira"), "outsider": make_player("oscar"),
-            "other": make_player("otto")}
+    return {
+        "owner": make_player("olivia"),
+        "member": make_player("mira"),
+        "outsider": make_player("oscar"),
+        "other": make_player("otto"),
+    }
 
 
 @pytest.fixture
 def group(people):
     """A fresh group of olivia (owner), mira and otto."""
+
     def make():
         made = services.group_create(owner=people["owner"], name=SECRET)
         for who in ("member", "other"):
             services.group_join(player=people[who], code=made.invite_code)
         return made
+
     return make
 
 
@@ -58,18 +64,29 @@ TODAY = days.today().isoformat()
 MATRIX = {
     "detail": ("get", "/api/groups/{id}/", None, {"outsider": 404, "member": 200, "owner": 200}),
     "board today": ("get", "/api/groups/{id}/boards/daily/", None, {"outsider": 404, "member": 200, "owner": 200}),
-    "board of a day": ("get", f"/api/groups/{{id}}/boards/daily/{TODAY}/", None,
-                       {"outsider": 404, "member": 200, "owner": 200}),
-    "board around me": ("get", "/api/groups/{id}/boards/daily/?around=me", None,
-                        {"outsider": 404, "member": 200, "owner": 200}),
+    "board of a day": (
+        "get",
+        f"/api/groups/{{id}}/boards/daily/{TODAY}/",
+        None,
+        {"outsider": 404, "member": 200, "owner": 200},
+    ),
+    "board around me": (
+        "get",
+        "/api/groups/{id}/boards/daily/?around=me",
+        None,
+        {"outsider": 404, "member": 200, "owner": 200},
+    ),
     "standings": ("get", "/api/groups/{id}/standings/", None, {"outsider": 404, "member": 200, "owner": 200}),
-    "standings of a month": ("get", "/api/groups/{id}/standings/?month=2026-01", None,
-                             {"outsider": 404, "member": 200, "owner": 200}),
+    "standings of a month": (
+        "get",
+        "/api/groups/{id}/standings/?month=2026-01",
+        None,
+        {"outsider": 404, "member": 200, "owner": 200},
+    ),
     "rotate invite": ("post", "/api/groups/{id}/invite/", None, {"outsider": 404, "member": 403, "owner": 200}),
     "revoke invite": ("delete", "/api/groups/{id}/invite/", None, {"outsider": 404, "member": 403, "owner": 204}),
     "leave": ("post", "/api/groups/{id}/leave/", None, {"outsider": 404, "member": 200, "owner": 409}),
-    "remove member": ("delete", "/api/groups/{id}/members/otto/", None,
-                      {"outsider": 404, "member": 403, "owner": 204}),
+    "remove member": ("delete", "/api/groups/{id}/members/otto/", None, {"outsider": 404, "member": 403, "owner": 204}),
     "hand on": ("post", "/api/groups/{id}/owner/", {"player": "otto"}, {"outsider": 404, "member": 403, "owner": 200}),
     "delete": ("delete", "/api/groups/{id}/", None, {"outsider": 404, "member": 403, "owner": 204}),
 }
@@ -113,8 +130,9 @@ def test_an_invite_link_shows_the_name_and_size_only_and_the_id_to_members(peopl
 
 def test_joining_by_the_api(people, group):
     made = group()
-    assert api(people, "anonymous").post("/api/groups/join/", {"code": made.invite_code}, format="json"
-                                         ).status_code == 401
+    assert (
+        api(people, "anonymous").post("/api/groups/join/", {"code": made.invite_code}, format="json").status_code == 401
+    )
     wrong = api(people, "outsider").post("/api/groups/join/", {"code": "nope"}, format="json")
     assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "invalid_invite" and not leaks(wrong)
     joined = api(people, "outsider").post("/api/groups/join/", {"code": made.invite_code}, format="json")
@@ -146,7 +164,8 @@ def test_creating_a_group_needs_a_player(people):
 
 
 def test_a_members_board_shows_the_members_results_and_an_outsiders_sees_nothing(
-        people, group, play, won_game, today_deal):
+    people, group, play, won_game, today_deal
+):
     made = group()
     play(people["member"], daily_code(today_deal), won_game["actions"])
     play(people["outsider"], daily_code(today_deal), won_game["actions"])
@@ -155,4 +174,3 @@ def test_a_members_board_shows_the_members_results_and_an_outsiders_sees_nothing
     assert board["members"] == 3 and board["count"] == 1
     hidden = api(people, "outsider").get(f"/api/groups/{made.pk}/boards/daily/")
     assert hidden.status_code == 404 and not leaks(hidden)
-

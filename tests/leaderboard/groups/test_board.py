@@ -47,11 +47,21 @@ def day(make_player, make_group, play, today_deal, won_game, verify_queued):
     group = make_group(people["ann"], *(people[name] for name in MEMBERS[1:]))
     code, actions = daily_code(today_deal), won_game["actions"]
     played = {}
-    for name, kind in (("kim", "won"), ("ann", "won"), ("lou", "lost"), ("ben", "won"), ("cat", "lost"),
-                       ("max", "hinted"), ("dan", "won"), ("eve", "hinted"), ("fay", "won"), ("gus", "won"),
-                       ("hal", "lost")):
+    for name, kind in (
+        ("kim", "won"),
+        ("ann", "won"),
+        ("lou", "lost"),
+        ("ben", "won"),
+        ("cat", "lost"),
+        ("max", "hinted"),
+        ("dan", "won"),
+        ("eve", "hinted"),
+        ("fay", "won"),
+        ("gus", "won"),
+        ("hal", "lost"),
+    ):
         if kind == "lost":
-            played[name] = play(people[name], code, actions[:40 + len(played)], minutes=20)
+            played[name] = play(people[name], code, actions[: 40 + len(played)], minutes=20)
         else:
             played[name] = play(people[name], code, actions, minutes=30, hints=int(kind == "hinted"))
     # Off the boards: fay's result hidden, gus's flagged.
@@ -64,11 +74,14 @@ def day(make_player, make_group, play, today_deal, won_game, verify_queued):
     kims = Submission.objects.get(pk=played["kim"]["id"]).actions
     attempt = client_of(people["ivy"]).post("/api/attempts/", {"deal": code}, format="json").json()
     Attempt.objects.filter(pk=attempt["id"]).update(
-        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(minutes=30))
+        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(minutes=30)
+    )
     with verify_queued():
-        sent = client_of(people["ivy"]).post(f"/api/attempts/{attempt['id']}/submission",
-                                             {"actions": kims, "times": times_within(len(kims), 1_800_000)},
-                                             format="json")
+        sent = client_of(people["ivy"]).post(
+            f"/api/attempts/{attempt['id']}/submission",
+            {"actions": kims, "times": times_within(len(kims), 1_800_000)},
+            format="json",
+        )
     assert Submission.objects.get(pk=sent.json()["id"]).copy_of_id == played["kim"]["id"]
     return {"people": people, "group": group}
 
@@ -92,7 +105,11 @@ def assert_the_days_order(day) -> dict:
     assert [r["rank"] for r in found["results"]] == list(range(1, len(expected) + 1))
     assert [r["day_rank"] for r in found["results"]] == [r["rank"] for r in expected]
     assert {k: found[k] for k in ("board", "group", "members", "count")} == {
-        "board": whole["board"], "group": group.pk, "members": len(MEMBERS), "count": len(expected)}
+        "board": whole["board"],
+        "group": group.pk,
+        "members": len(MEMBERS),
+        "count": len(expected),
+    }
     # Each row as the day's board shows it, plus its place in the group.
     for mine, theirs in zip(found["results"], expected):
         assert mine == {**theirs, "rank": mine["rank"], "day_rank": theirs["rank"]}
@@ -125,7 +142,7 @@ def test_around_me_answers_as_the_days_board(day):
         radius = size // 2
         first = max(place - 1 - radius, 0)
         assert found["me"] == place
-        assert found["results"] == whole[first:first + 2 * radius + 1], name
+        assert found["results"] == whole[first : first + 2 * radius + 1], name
     # A member without a ranked result (fay: hidden) has no place, and no rows, as on the day's board.
     assert group_board(people["fay"], group, "around=me")["me"] is None
     assert group_board(people["fay"], group, "around=me")["results"] == []
@@ -181,7 +198,8 @@ def board_key_of_today() -> str:
 
 
 def test_a_frozen_closed_day_reads_the_same_group_board_from_postgresql(
-        db, won_game, django_capture_on_commit_callbacks, clean_redis, monkeypatch):
+    db, won_game, django_capture_on_commit_callbacks, clean_redis, monkeypatch
+):
     """A closed day, frozen (its ranks in PostgreSQL, its index dropped): the group's board
     and every member's around=me answer the same bytes as before, by the frozen ranks (no
     ranking pass, which a big day could not afford), with no index rebuilt."""

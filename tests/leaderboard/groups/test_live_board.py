@@ -18,8 +18,8 @@ def session_client(player) -> APIClient:
 
 
 def test_a_group_board_poll_is_a_304_until_a_member_plays_or_the_members_change(
-        make_player, make_group, play, today_deal, won_game, django_assert_num_queries,
-        django_capture_on_commit_callbacks):
+    make_player, make_group, play, today_deal, won_game, django_assert_num_queries, django_capture_on_commit_callbacks
+):
     ann, ben, cat = make_player("ann"), make_player("ben"), make_player("cat")
     group = make_group(ann, ben)
     code = daily_code(today_deal)
@@ -46,8 +46,9 @@ def test_a_group_board_poll_is_a_304_until_a_member_plays_or_the_members_change(
     assert joined.status_code == 200 and joined.json()["members"] == 3
 
 
-def test_a_removed_member_polling_with_an_old_tag_gets_a_404(make_player, make_group, today_deal,
-                                                             django_capture_on_commit_callbacks):
+def test_a_removed_member_polling_with_an_old_tag_gets_a_404(
+    make_player, make_group, today_deal, django_capture_on_commit_callbacks
+):
     ann, ben = make_player("ann"), make_player("ben")
     group = make_group(ann, ben)
     path = f"/api/groups/{group.pk}/boards/daily/?around=me"

@@ -30,8 +30,9 @@ def test_a_player_creates_a_group_owns_it_and_is_its_first_member(make_player):
     assert selectors.invite_of(group) == {"code": group.invite_code, "url": f"/groups/join/{group.invite_code}/"}
 
 
-@pytest.mark.parametrize(("name", "code"), [("", "name_required"), ("   ", "name_required"),
-                                            ("x" * 61, "name_too_long")])
+@pytest.mark.parametrize(
+    ("name", "code"), [("", "name_required"), ("   ", "name_required"), ("x" * 61, "name_too_long")]
+)
 def test_a_group_needs_a_name_of_at_most_60_characters(make_player, name, code):
     with pytest.raises(Invalid) as refused:
         services.group_create(owner=make_player("alice"), name=name)
@@ -117,11 +118,13 @@ def test_leaving_a_group_one_is_not_in_is_as_for_no_group(make_player, make_grou
 def test_only_the_owner_removes_members_hands_on_and_manages_the_invite(make_group):
     group = make_group("alice", "bob", "carol")
     alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
-    for action in (lambda: services.member_remove(owner=bob, group_id=group.pk, username="carol"),
-                   lambda: services.owner_hand_on(owner=bob, group_id=group.pk, username="bob"),
-                   lambda: services.invite_rotate(owner=bob, group_id=group.pk),
-                   lambda: services.invite_revoke(owner=bob, group_id=group.pk),
-                   lambda: services.group_delete(owner=bob, group_id=group.pk)):
+    for action in (
+        lambda: services.member_remove(owner=bob, group_id=group.pk, username="carol"),
+        lambda: services.owner_hand_on(owner=bob, group_id=group.pk, username="bob"),
+        lambda: services.invite_rotate(owner=bob, group_id=group.pk),
+        lambda: services.invite_revoke(owner=bob, group_id=group.pk),
+        lambda: services.group_delete(owner=bob, group_id=group.pk),
+    ):
         with pytest.raises(Forbidden) as refused:
             action()
         assert refused.value.code == "not_owner"
@@ -178,8 +181,13 @@ def test_a_players_groups_and_those_another_player_may_see(make_player, make_gro
     make_group(carol, bob, name="Carol and Bob")
     assert [g["name"] for g in selectors.groups_of(alice)] == ["Both", "Alice alone"]
     assert selectors.groups_of(alice)[0] == {
-        "id": both.pk, "name": "Both", "owner": "alice", "members": 2, "is_owner": True,
-        "joined_at": Membership.objects.get(group=both, player=alice).joined_at}
+        "id": both.pk,
+        "name": "Both",
+        "owner": "alice",
+        "members": 2,
+        "is_owner": True,
+        "joined_at": Membership.objects.get(group=both, player=alice).joined_at,
+    }
     assert [g["name"] for g in selectors.groups_shared(alice, "alice")] == ["Both", "Alice alone"]
     assert [g["name"] for g in selectors.groups_shared(alice, "bob")] == ["Both"]
     assert [g["name"] for g in selectors.groups_shared(bob, "alice")] == ["Both"]

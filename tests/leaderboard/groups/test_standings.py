@@ -36,14 +36,42 @@ def test_a_months_standings_rank_members_by_points_from_their_places(make_player
     assert found["month"] == "2026-12" and found["days"] == 2
     assert found["place_points"] == [10, 8, 6, 5, 4, 3, 2, 1] and found["played_points"] == 1
     rows = {row["player"]: row for row in found["results"]}
-    assert rows["cat"] == {"rank": 1, "player": "cat", "points": 16, "firsts": 1, "won": 2, "days_played": 2,
-                           "average_place": 2.0}
-    assert rows["ben"] == {"rank": 2, "player": "ben", "points": 16, "firsts": 0, "won": 1, "days_played": 2,
-                           "average_place": 2.0}
-    assert rows["ann"] == {"rank": 3, "player": "ann", "points": 10, "firsts": 1, "won": 1, "days_played": 1,
-                           "average_place": 1.0}
-    assert rows["dan"] == {"rank": 4, "player": "dan", "points": 0, "firsts": 0, "won": 0, "days_played": 0,
-                           "average_place": None}
+    assert rows["cat"] == {
+        "rank": 1,
+        "player": "cat",
+        "points": 16,
+        "firsts": 1,
+        "won": 2,
+        "days_played": 2,
+        "average_place": 2.0,
+    }
+    assert rows["ben"] == {
+        "rank": 2,
+        "player": "ben",
+        "points": 16,
+        "firsts": 0,
+        "won": 1,
+        "days_played": 2,
+        "average_place": 2.0,
+    }
+    assert rows["ann"] == {
+        "rank": 3,
+        "player": "ann",
+        "points": 10,
+        "firsts": 1,
+        "won": 1,
+        "days_played": 1,
+        "average_place": 1.0,
+    }
+    assert rows["dan"] == {
+        "rank": 4,
+        "player": "dan",
+        "points": 0,
+        "firsts": 0,
+        "won": 0,
+        "days_played": 0,
+        "average_place": None,
+    }
     assert "eve" not in rows
 
 

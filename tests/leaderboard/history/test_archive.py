@@ -40,24 +40,48 @@ def played(player, deal: str, actions: list, started_at, *, daily_date=None, pra
     """A game as the worker leaves it: verified with the engine's result (or rejected), and on
     the boards when it belongs there."""
     number = parse_code(deal).number
-    attempt = Attempt.objects.create(player=player, deal_code=deal, deal_number=number, daily_date=daily_date,
-                                     ranked=daily_date is not None and not practice, started_at=started_at)
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=deal,
+        deal_number=number,
+        daily_date=daily_date,
+        ranked=daily_date is not None and not practice,
+        started_at=started_at,
+    )
     result = replay(deal, actions)
     if result.ok:
         duration_ms = 1_800_000
-        fields = {"status": "verified", "won": result.won, "score": result.score, "moves": result.moves,
-                  "foundation": result.foundation, "undos": result.undos, "take_backs": result.take_backs,
-                  "stock_passes": result.stock_passes, "waste_to_column": result.waste_to_column,
-                  "duration_ms": duration_ms, "clean": result.undos == 0,
-                  "rank_key": order.rank_key(result.won, result.moves, result.score, duration_ms,
-                                             foundation=result.foundation)}
+        fields = {
+            "status": "verified",
+            "won": result.won,
+            "score": result.score,
+            "moves": result.moves,
+            "foundation": result.foundation,
+            "undos": result.undos,
+            "take_backs": result.take_backs,
+            "stock_passes": result.stock_passes,
+            "waste_to_column": result.waste_to_column,
+            "duration_ms": duration_ms,
+            "clean": result.undos == 0,
+            "rank_key": order.rank_key(
+                result.won, result.moves, result.score, duration_ms, foundation=result.foundation
+            ),
+        }
     else:
         fields = {"status": "rejected", "error_index": result.index, "error": result.error}
     submission = Submission.objects.create(
-        attempt=attempt, player=player, deal_number=number, daily_date=daily_date, actions=actions,
-        times=list(range(0, 1000 * len(actions), 1000)), submitted_at=started_at + timedelta(minutes=30),
-        practice=practice, log_hash=intake.log_hash(actions), verified_at=started_at + timedelta(minutes=31),
-        **fields)
+        attempt=attempt,
+        player=player,
+        deal_number=number,
+        daily_date=daily_date,
+        actions=actions,
+        times=list(range(0, 1000 * len(actions), 1000)),
+        submitted_at=started_at + timedelta(minutes=30),
+        practice=practice,
+        log_hash=intake.log_hash(actions),
+        verified_at=started_at + timedelta(minutes=31),
+        **fields,
+    )
     entries.boards_refresh(submission)
     return submission
 
@@ -76,11 +100,14 @@ def month_played(month, make_player, won_games):
     alice, bob, carol, dave = (make_player(name) for name in ("alice", "bob", "carol", "dave"))
     played(alice, code, daily["actions"], at, daily_date=day)
     played(bob, code, ["w>f", *daily["actions"]], at + timedelta(minutes=1), daily_date=day)
-    played(alice, code, list(reversed(daily["actions"][:3])), at + timedelta(hours=1), daily_date=day,
-           practice=True)
+    played(alice, code, list(reversed(daily["actions"][:3])), at + timedelta(hours=1), daily_date=day, practice=True)
     played(carol, numbered["deal"], numbered["actions"], at + timedelta(hours=2))
-    Attempt.objects.create(player=dave, deal_code=numbered["deal"], deal_number=parse_code(numbered["deal"]).number,
-                           started_at=at + timedelta(hours=3))
+    Attempt.objects.create(
+        player=dave,
+        deal_code=numbered["deal"],
+        deal_number=parse_code(numbered["deal"]).number,
+        started_at=at + timedelta(hours=3),
+    )
     later = days.as_utc_datetime(partitions.month_after(month)) + timedelta(days=2)
     played(alice, won_games[2]["deal"], won_games[2]["actions"], later)
     assert freeze.days_freeze(day) == [order.daily_board(day)]
@@ -107,8 +134,9 @@ def rows_of(table: str) -> int:
         return cursor.fetchone()[0]
 
 
-def test_a_closed_month_is_archived_checked_and_detached(month, month_played, client_for, won_games, tmp_path,
-                                                         capsys, clean_redis):
+def test_a_closed_month_is_archived_checked_and_detached(
+    month, month_played, client_for, won_games, tmp_path, capsys, clean_redis
+):
     before = shown(client_for, month_played, won_games[1]["deal"])
     assert [row["player"] for row in before["day"]["results"]] == ["alice"]
     assert [row["player"] for row in before["deal"]["results"]] == ["carol"]
@@ -189,8 +217,7 @@ def test_an_open_month_or_unfrozen_days_are_refused(month, make_player, tmp_path
     with pytest.raises(CommandError, match="is not closed"):
         call_command("archive_month", f"{partitions.month_of(days.today()):%Y-%m}", "--dir", str(tmp_path))
     day = month + timedelta(days=1)
-    DailyDeal.objects.create(date=day, number=parse_code(won_games[0]["deal"]).number,
-                             solution=won_games[0]["actions"])
+    DailyDeal.objects.create(date=day, number=parse_code(won_games[0]["deal"]).number, solution=won_games[0]["actions"])
     with pytest.raises(ArchiveRefused, match="not frozen yet"):
         month_archive(month, directory=tmp_path)
     assert not ArchivedMonth.objects.exists() and not list(tmp_path.iterdir())

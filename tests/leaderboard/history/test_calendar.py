@@ -76,16 +76,24 @@ def test_days_without_a_deal_are_unavailable(month, client_for):
     day = month["day"]
     shown = by_day(calendar_of(client_for(month["alice"]), month["first"]))
     for n in (1, 2, 10):  # before the first deal; a day without one
-        assert shown[day(n).isoformat()] == {"date": day(n).isoformat(), "available": False, "final": False,
-                                             "code": None, "result": None, "submission": None, "moves": None}
+        assert shown[day(n).isoformat()] == {
+            "date": day(n).isoformat(),
+            "available": False,
+            "final": False,
+            "code": None,
+            "result": None,
+            "submission": None,
+            "moves": None,
+        }
     assert shown[day(11).isoformat()]["available"] is True
 
 
 def test_anonymous_visitors_see_the_days_without_results(month):
     answer = calendar_of(APIClient(), month["first"])
     available = [day for day in answer["days"] if day["available"]]
-    assert available and all(day["result"] is None and day["submission"] is None and day["moves"] is None
-                             for day in answer["days"])
+    assert available and all(
+        day["result"] is None and day["submission"] is None and day["moves"] is None for day in answer["days"]
+    )
     assert available[0]["code"] is not None  # the codes of final days are public
 
 

@@ -18,8 +18,10 @@ BEFORE, PARTITIONED = ("leaderboard", "0009_frozen_boards"), ("leaderboard", "00
 
 def rows() -> list[tuple]:
     with connection.cursor() as cursor:
-        cursor.execute('SELECT s."id", s."attempt_id", a."started_at", s."deal_number" FROM "leaderboard_submission" s '
-                       'JOIN "leaderboard_attempt" a ON a."id" = s."attempt_id" ORDER BY s."id"')
+        cursor.execute(
+            'SELECT s."id", s."attempt_id", a."started_at", s."deal_number" FROM "leaderboard_submission" s '
+            'JOIN "leaderboard_attempt" a ON a."id" = s."attempt_id" ORDER BY s."id"'
+        )
         return cursor.fetchall()
 
 
@@ -34,10 +36,12 @@ def test_the_tables_go_back_to_plain_and_forward_to_partitions_with_their_rows(m
     player = make_player()
     now = timezone.now()
     for days_ago in (0, 45, 400):  # this month, an earlier one, one before the partitions' first
-        attempt = Attempt.objects.create(player=player, deal_code=won_game["deal"], deal_number=7,
-                                         started_at=now - timedelta(days=days_ago))
-        Submission.objects.create(attempt=attempt, player=player, deal_number=7, actions=won_game["actions"],
-                                  submitted_at=now)
+        attempt = Attempt.objects.create(
+            player=player, deal_code=won_game["deal"], deal_number=7, started_at=now - timedelta(days=days_ago)
+        )
+        Submission.objects.create(
+            attempt=attempt, player=player, deal_number=7, actions=won_game["actions"], submitted_at=now
+        )
     stored = rows()
     executor = MigrationExecutor(connection)
     try:
@@ -45,10 +49,12 @@ def test_the_tables_go_back_to_plain_and_forward_to_partitions_with_their_rows(m
         assert not partitioned("leaderboard_submission") and not partitioned("leaderboard_attempt")
         assert rows() == stored
         with connection.cursor() as cursor, pytest.raises(IntegrityError), transaction.atomic():
-            cursor.execute('INSERT INTO "leaderboard_submission" ("attempt_id", "player_id", "deal_number", '
-                           '"actions", "submitted_at", "status", "deliveries", "hints", "error", "hidden", '
-                           '"flagged", "practice", "log_hash") SELECT "attempt_id", "player_id", 7, "actions", now(), '
-                           '\'pending\', 0, 0, \'\', false, false, false, \'\' FROM "leaderboard_submission" LIMIT 1')
+            cursor.execute(
+                'INSERT INTO "leaderboard_submission" ("attempt_id", "player_id", "deal_number", '
+                '"actions", "submitted_at", "status", "deliveries", "hints", "error", "hidden", '
+                '"flagged", "practice", "log_hash") SELECT "attempt_id", "player_id", 7, "actions", now(), '
+                "'pending', 0, 0, '', false, false, false, '' FROM \"leaderboard_submission\" LIMIT 1"
+            )
         executor.loader.build_graph()
         executor.migrate([PARTITIONED])
         assert partitioned("leaderboard_submission") and partitioned("leaderboard_attempt")
@@ -62,8 +68,9 @@ def test_the_tables_go_back_to_plain_and_forward_to_partitions_with_their_rows(m
         executor.migrate(executor.loader.graph.leaf_nodes())
     # The sequence goes on after the copied ids, and one submission per attempt still holds.
     attempt = Attempt.objects.create(player=player, deal_code=won_game["deal"], deal_number=7, started_at=now)
-    made = Submission.objects.create(attempt=attempt, player=player, deal_number=7, actions=won_game["actions"],
-                                     submitted_at=now)
+    made = Submission.objects.create(
+        attempt=attempt, player=player, deal_number=7, actions=won_game["actions"], submitted_at=now
+    )
     assert made.pk > max(row[0] for row in stored)
     with pytest.raises(IntegrityError), transaction.atomic():
         Submission.objects.create(attempt=attempt, player=player, deal_number=7, actions=[], submitted_at=now)

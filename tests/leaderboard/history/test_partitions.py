@@ -27,8 +27,9 @@ def stored_in(table: str, pk) -> str:
 
 
 def attempt_at(player, started_at, deal: str) -> Attempt:
-    return Attempt.objects.create(player=player, deal_code=deal, deal_number=parse_code(deal).number,
-                                  started_at=started_at)
+    return Attempt.objects.create(
+        player=player, deal_code=deal, deal_number=parse_code(deal).number, started_at=started_at
+    )
 
 
 def test_a_submitted_game_lands_in_its_months_partitions_not_the_default(make_player, play, won_game):
@@ -60,8 +61,11 @@ def test_months_are_created_ahead_once(make_player):
     first = partitions.month_of(days.today())
     assert partitions.months_ensure(3) == []  # the migration made this month and 3 ahead
     created = partitions.months_ensure(5)
-    assert created == [f"{table}_p{partitions.month_after(first, k):%Y_%m}"
-                       for k in (4, 5) for table in ("leaderboard_attempt", "leaderboard_submission")]
+    assert created == [
+        f"{table}_p{partitions.month_after(first, k):%Y_%m}"
+        for k in (4, 5)
+        for table in ("leaderboard_attempt", "leaderboard_submission")
+    ]
     assert partitions.months_ensure(5) == []
     for table in partitions.TABLES:
         assert partitions.months(table) == [partitions.month_after(first, k) for k in range(6)]
@@ -81,8 +85,13 @@ def test_the_partitions_command_creates_the_months_ahead_and_lists_them(capsys):
 def test_one_submission_per_attempt_is_still_the_databases(make_player, won_game):
     player = make_player()
     attempt = attempt_at(player, timezone.now() - timedelta(minutes=30), won_game["deal"])
-    fields = {"attempt": attempt, "player": player, "deal_number": 1, "actions": won_game["actions"],
-              "submitted_at": timezone.now()}
+    fields = {
+        "attempt": attempt,
+        "player": player,
+        "deal_number": 1,
+        "actions": won_game["actions"],
+        "submitted_at": timezone.now(),
+    }
     Submission.objects.create(**fields)
     with pytest.raises(IntegrityError), transaction.atomic():
         Submission.objects.create(**fields)
@@ -93,14 +102,20 @@ def test_a_submission_cannot_claim_another_start_of_its_attempt(make_player, won
     unique (attempt, attempt_started_at) is one submission per attempt."""
     player = make_player()
     attempt = attempt_at(player, timezone.now() - timedelta(minutes=30), won_game["deal"])
-    Submission.objects.create(attempt=attempt, player=player, deal_number=1, actions=won_game["actions"],
-                              submitted_at=timezone.now())
+    Submission.objects.create(
+        attempt=attempt, player=player, deal_number=1, actions=won_game["actions"], submitted_at=timezone.now()
+    )
     with pytest.raises(IntegrityError), transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(f'SET CONSTRAINTS "{partitions.ATTEMPT_FK}" IMMEDIATE')
-        Submission.objects.create(attempt=attempt, attempt_started_at=attempt.started_at - timedelta(days=40),
-                                  player=player, deal_number=1, actions=won_game["actions"],
-                                  submitted_at=timezone.now())
+        Submission.objects.create(
+            attempt=attempt,
+            attempt_started_at=attempt.started_at - timedelta(days=40),
+            player=player,
+            deal_number=1,
+            actions=won_game["actions"],
+            submitted_at=timezone.now(),
+        )
 
 
 def test_a_moved_start_carries_the_submission_to_its_new_month(make_player, won_game):
@@ -117,15 +132,24 @@ def test_a_moved_start_carries_the_submission_to_its_new_month(make_player, won_
 def test_deletes_cascade_from_attempts_to_submissions_and_board_entries(make_player, won_game):
     player = make_player()
     attempt = attempt_at(player, timezone.now() - timedelta(minutes=30), won_game["deal"])
-    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"],
-                                          times=times_within(len(won_game["actions"]), 1_800_000))
+    submission = intake.submission_create(
+        attempt=attempt,
+        player=player,
+        actions=won_game["actions"],
+        times=times_within(len(won_game["actions"]), 1_800_000),
+    )
     with transaction.atomic():
         verification.submission_verify(submission.pk)
     assert BoardEntry.objects.filter(submission=submission).exists()
     bob = make_player("bob")
-    copy = Submission.objects.create(attempt=attempt_at(bob, timezone.now(), won_game["deal"]), player=bob,
-                                     deal_number=1, actions=won_game["actions"], submitted_at=timezone.now(),
-                                     copy_of=submission)
+    copy = Submission.objects.create(
+        attempt=attempt_at(bob, timezone.now(), won_game["deal"]),
+        player=bob,
+        deal_number=1,
+        actions=won_game["actions"],
+        submitted_at=timezone.now(),
+        copy_of=submission,
+    )
     attempt.delete()
     assert not Submission.objects.filter(pk=submission.pk).exists()
     assert not BoardEntry.objects.filter(submission_id=submission.pk).exists()

@@ -25,8 +25,10 @@ def staff_client(make_player):
 
 def run_action(client, model: str, action: str, ids, on_commit) -> None:
     with on_commit(execute=True):
-        response = client.post(f"/admin/leaderboard/{model}/" if model != "user" else "/admin/auth/user/",
-                               {"action": action, "_selected_action": [str(i) for i in ids]})
+        response = client.post(
+            f"/admin/leaderboard/{model}/" if model != "user" else "/admin/auth/user/",
+            {"action": action, "_selected_action": [str(i) for i in ids]},
+        )
     assert response.status_code == 302, response.content[:500]
 
 
@@ -34,8 +36,9 @@ def ranked(client_for) -> list[str]:
     return [row["player"] for row in client_for().get("/api/leaderboards/daily/").json()["results"]]
 
 
-def test_staff_hide_and_show_a_result(staff_client, make_player, play, today_deal, won_game, client_for,
-                                      django_capture_on_commit_callbacks):
+def test_staff_hide_and_show_a_result(
+    staff_client, make_player, play, today_deal, won_game, client_for, django_capture_on_commit_callbacks
+):
     play(make_player("alice"), daily_code(today_deal), won_game["actions"])
     sid = Submission.objects.get().pk
     run_action(staff_client, "submission", "hide", [sid], django_capture_on_commit_callbacks)
@@ -44,8 +47,9 @@ def test_staff_hide_and_show_a_result(staff_client, make_player, play, today_dea
     assert ranked(client_for) == ["alice"]
 
 
-def test_staff_reverify_a_submission(staff_client, make_player, play, today_deal, won_game, client_for,
-                                     django_capture_on_commit_callbacks, clean_redis):
+def test_staff_reverify_a_submission(
+    staff_client, make_player, play, today_deal, won_game, client_for, django_capture_on_commit_callbacks, clean_redis
+):
     play(make_player("alice"), daily_code(today_deal), won_game["actions"])
     sid = Submission.objects.get().pk
     run_action(staff_client, "submission", "reverify", [sid], django_capture_on_commit_callbacks)
@@ -59,8 +63,8 @@ def test_staff_reverify_a_submission(staff_client, make_player, play, today_deal
 
 
 def test_a_result_verified_again_as_rejected_keeps_none_of_its_first_numbers(
-        staff_client, make_player, play, today_deal, won_game, client_for, monkeypatch,
-        django_capture_on_commit_callbacks):
+    staff_client, make_player, play, today_deal, won_game, client_for, monkeypatch, django_capture_on_commit_callbacks
+):
     first = play(make_player("alice"), daily_code(today_deal), won_game["actions"])
     assert first["status"] == "verified" and first["score"] is not None and first["tempo"] is not None
     sid = first["id"]
@@ -71,18 +75,34 @@ def test_a_result_verified_again_as_rejected_keeps_none_of_its_first_numbers(
         tasks.verify_submission(sid)
     again = Submission.objects.get()
     assert again.status == "rejected" and again.error == "no" and ranked(client_for) == []
-    stale = {name: getattr(again, name) for name in ("won", "score", "moves", "foundation", "undos", "take_backs",
-                                                     "stock_passes", "waste_to_column", "duration_ms", "clean",
-                                                     "rank_key", "tempo")}
+    stale = {
+        name: getattr(again, name)
+        for name in (
+            "won",
+            "score",
+            "moves",
+            "foundation",
+            "undos",
+            "take_backs",
+            "stock_passes",
+            "waste_to_column",
+            "duration_ms",
+            "clean",
+            "rank_key",
+            "tempo",
+        )
+    }
     assert stale == dict.fromkeys(stale)
 
 
-def test_staff_clear_a_plausibility_flag(staff_client, make_player, play, today_deal, won_game, client_for,
-                                         django_capture_on_commit_callbacks):
+def test_staff_clear_a_plausibility_flag(
+    staff_client, make_player, play, today_deal, won_game, client_for, django_capture_on_commit_callbacks
+):
     play(make_player("speedy"), daily_code(today_deal), won_game["actions"], minutes=0.01)
     assert ranked(client_for) == []
-    run_action(staff_client, "submission", "clear_flag", [Submission.objects.get().pk],
-               django_capture_on_commit_callbacks)
+    run_action(
+        staff_client, "submission", "clear_flag", [Submission.objects.get().pk], django_capture_on_commit_callbacks
+    )
     assert ranked(client_for) == ["speedy"]
 
 

@@ -47,6 +47,10 @@ def test_an_attempt_of_an_earlier_month_is_read_too(make_player):
 
 def test_a_month_range_is_its_partitions_bounds():
     assert days.month_range(datetime(2026, 12, 31, 23, 59, tzinfo=UTC)) == (
-        datetime(2026, 12, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC))
+        datetime(2026, 12, 1, tzinfo=UTC),
+        datetime(2027, 1, 1, tzinfo=UTC),
+    )
     assert days.month_range(datetime(2027, 2, 1, tzinfo=UTC)) == (
-        datetime(2027, 2, 1, tzinfo=UTC), datetime(2027, 3, 1, tzinfo=UTC))
+        datetime(2027, 2, 1, tzinfo=UTC),
+        datetime(2027, 3, 1, tzinfo=UTC),
+    )

@@ -54,8 +54,9 @@ def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_ga
 def test_one_submission_delivered_to_four_workers_at_once_is_verified_once(make_player, won_game):
     player = make_player("alice")
     for _ in range(ROUNDS):
-        submission = intake.submission_create(attempt=started(player, won_game["deal"]), player=player,
-                                                actions=won_game["actions"])
+        submission = intake.submission_create(
+            attempt=started(player, won_game["deal"]), player=player, actions=won_game["actions"]
+        )
         results = together(4, lambda i: verification.submission_verify(submission.pk))
         assert not any(isinstance(r, Exception) for r in results), results
         assert sum(r is not None for r in results) == 1
@@ -64,17 +65,24 @@ def test_one_submission_delivered_to_four_workers_at_once_is_verified_once(make_
     assert BoardEntry.objects.filter(player=player).count() == 1  # one deal board, one entry
 
 
-def test_two_results_of_one_player_verified_together_leave_the_better_on_the_board(make_player, won_game, today_deal,
-                                                                                 settings):
+def test_two_results_of_one_player_verified_together_leave_the_better_on_the_board(
+    make_player, won_game, today_deal, settings
+):
     from games import format_code
 
     settings.DAILY_RANKED_ATTEMPTS = 2 * ROUNDS  # every try ranks: two verifications of ranked results race
     player = make_player("alice")
     code = format_code(today_deal.number, "D")
     for _ in range(ROUNDS):
-        better, worse = (intake.submission_create(attempt=started(player, code, minutes), player=player,
-                                                    actions=actions, times=times_within(len(actions), 60_000))
-                         for minutes, actions in ((20, won_game["actions"]), (10, won_game["actions"][:-1])))
+        better, worse = (
+            intake.submission_create(
+                attempt=started(player, code, minutes),
+                player=player,
+                actions=actions,
+                times=times_within(len(actions), 60_000),
+            )
+            for minutes, actions in ((20, won_game["actions"]), (10, won_game["actions"][:-1]))
+        )
         results = together(2, lambda i: verification.submission_verify((better, worse)[i].pk))
         assert not any(isinstance(r, Exception) for r in results), results
         entry = BoardEntry.objects.get(board=f"daily:{today_deal.date.isoformat()}", player=player)
@@ -85,7 +93,11 @@ def test_two_results_of_one_player_verified_together_leave_the_better_on_the_boa
 def test_two_concurrent_signups_for_one_name_in_any_case_make_one_account():
     for round_ in range(ROUNDS):
         names = [f"racer{round_}", f"RACER{round_}"]
-        responses = together(2, lambda i: APIClient().post(
-            "/api/auth/signup/", {"username": names[i], "password": PASSWORD}, format="json"))
+        responses = together(
+            2,
+            lambda i: APIClient().post(
+                "/api/auth/signup/", {"username": names[i], "password": PASSWORD}, format="json"
+            ),
+        )
         assert sorted(r.status_code for r in responses) == [201, 409], [r.content for r in responses]
         assert get_user_model().objects.filter(username__iexact=names[0]).count() == 1

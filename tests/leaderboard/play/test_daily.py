@@ -39,10 +39,18 @@ def test_today_hides_the_deal_and_a_final_day_shows_it(today_deal, settings):
     today = APIClient().get("/api/daily/").json()
     assert today.pop("server_time")  # the server's clock as it answered (the page's offset)
     close = days.as_utc_datetime(today_deal.date + timedelta(days=1))
-    assert today == {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
-                     "closes_at": close.isoformat().replace("+00:00", "Z"),
-                     "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
-                     "final": False, "code": None, "number": None, "solution": None, "attempt": None}
+    assert today == {
+        "date": today_deal.date.isoformat(),
+        "proven_winnable": True,
+        "players": 0,
+        "closes_at": close.isoformat().replace("+00:00", "Z"),
+        "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
+        "final": False,
+        "code": None,
+        "number": None,
+        "solution": None,
+        "attempt": None,
+    }
     yesterday = today_deal.date - timedelta(days=1)
     DailyDeal.objects.create(date=yesterday, number=5, solution=["s"])
     settings.DAILY_GRACE_SECONDS = 0  # yesterday is final at once, whatever the time of day

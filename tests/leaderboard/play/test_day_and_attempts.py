@@ -6,7 +6,7 @@ same through a real worker). Time travel moves the record (a deal's date, an att
 never the clock."""
 
 import threading
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 import pytest
@@ -45,14 +45,18 @@ def played_for(attempt_id: str, code: str, actions: list[str], seed: int = 1) ->
     times = human_times(code, actions, seed)
     attempt = Attempt.objects.get(pk=attempt_id)
     Attempt.objects.filter(pk=attempt_id).update(
-        started_at=attempt.started_at - timedelta(milliseconds=times[-1] + 5000))
+        started_at=attempt.started_at - timedelta(milliseconds=times[-1] + 5000)
+    )
     return {"actions": actions, "times": times}
 
 
 def submit(client, attempt: dict, actions: list[str], verify_queued):
     with verify_queued():
-        return client.post(f"/api/attempts/{attempt['id']}/submission",
-                           played_for(attempt["id"], attempt["deal"], actions), format="json")
+        return client.post(
+            f"/api/attempts/{attempt['id']}/submission",
+            played_for(attempt["id"], attempt["deal"], actions),
+            format="json",
+        )
 
 
 def move_day(deal: DailyDeal, days_back: int) -> date:
@@ -61,12 +65,14 @@ def move_day(deal: DailyDeal, days_back: int) -> date:
     day = deal.date - timedelta(days=days_back)
     DailyDeal.objects.filter(date=deal.date).update(date=day)
     Attempt.objects.filter(daily_date=deal.date).update(
-        daily_date=day, started_at=days.day_close(day) - timedelta(hours=1))
+        daily_date=day, started_at=days.day_close(day) - timedelta(hours=1)
+    )
     Submission.objects.filter(daily_date=deal.date).update(daily_date=day)
     return day
 
 
 # -- the day ------------------------------------------------------------------------------------
+
 
 def test_the_settings_default_to_a_quarter_hour_grace_and_one_ranked_attempt():
     assert django_settings.DAILY_GRACE_SECONDS == 900
@@ -76,8 +82,8 @@ def test_the_settings_default_to_a_quarter_hour_grace_and_one_ranked_attempt():
 def test_a_day_closes_at_midnight_utc_and_is_final_after_the_grace(settings):
     settings.DAILY_GRACE_SECONDS = 900
     day = date(2026, 11, 29)
-    assert days.day_close(day) == datetime(2026, 11, 30, tzinfo=dt_timezone.utc)
-    assert days.day_accepts_until(day) == datetime(2026, 11, 30, 0, 15, tzinfo=dt_timezone.utc)
+    assert days.day_close(day) == datetime(2026, 11, 30, tzinfo=UTC)
+    assert days.day_accepts_until(day) == datetime(2026, 11, 30, 0, 15, tzinfo=UTC)
     assert days.day_final(day)
     today = days.today()
     assert not days.day_final(today)
@@ -91,14 +97,22 @@ def test_a_day_closes_at_midnight_utc_and_is_final_after_the_grace(settings):
 
 # -- starting the deal of the day ------------------------------------------------------------------
 
+
 def test_the_first_daily_attempt_is_ranked_and_later_ones_are_practice(make_player, client_for, today_deal):
     alice = client_for(make_player("alice"))
     code = format_code(today_deal.number, "D")
     first = start(alice)
     close = days.day_close(today_deal.date)
     assert first | {"id": None, "started_at": None, "server_time": None} == {
-        "id": None, "deal": code, "number": today_deal.number, "daily_date": today_deal.date.isoformat(),
-        "started_at": None, "ranked": True, "practice": False, "hints": 0, "submission": None,
+        "id": None,
+        "deal": code,
+        "number": today_deal.number,
+        "daily_date": today_deal.date.isoformat(),
+        "started_at": None,
+        "ranked": True,
+        "practice": False,
+        "hints": 0,
+        "submission": None,
         "closes_at": close.isoformat().replace("+00:00", "Z"),
         "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
         "server_time": None,
@@ -107,7 +121,11 @@ def test_the_first_daily_attempt_is_ranked_and_later_ones_are_practice(make_play
     for again in ("DAILY", " daily ", code):  # any spelling, and today's code, are the same deal
         later = start(alice, again)
         assert (later["deal"], later["daily_date"], later["ranked"], later["practice"]) == (
-            code, today_deal.date.isoformat(), False, True)
+            code,
+            today_deal.date.isoformat(),
+            False,
+            True,
+        )
     assert start(client_for(make_player("bob")))["ranked"] is True  # one ranked try per player
     assert Attempt.objects.filter(ranked=True).count() == 2
 
@@ -159,16 +177,25 @@ def test_concurrent_starts_give_exactly_one_ranked_attempt(make_player, today_de
 
 # -- the deal unseen until the ranked attempt starts -------------------------------------------------
 
+
 def test_the_deal_is_unseen_until_the_players_attempt_starts(make_player, client_for, today_deal):
     code = format_code(today_deal.number, "D")
     alice_player = make_player("alice")
     alice, bob, visitor = client_for(alice_player), client_for(make_player("bob")), APIClient()
     close = days.day_close(today_deal.date)
-    hidden = {"date": today_deal.date.isoformat(), "proven_winnable": True, "players": 0,
-              "closes_at": close.isoformat().replace("+00:00", "Z"),
-              "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
-              "final": False, "code": None, "number": None, "solution": None, "attempt": None,
-              "server_time": None}
+    hidden = {
+        "date": today_deal.date.isoformat(),
+        "proven_winnable": True,
+        "players": 0,
+        "closes_at": close.isoformat().replace("+00:00", "Z"),
+        "accepts_until": (close + timedelta(seconds=900)).isoformat().replace("+00:00", "Z"),
+        "final": False,
+        "code": None,
+        "number": None,
+        "solution": None,
+        "attempt": None,
+        "server_time": None,
+    }
     for client in (visitor, alice):
         answer = client.get("/api/daily/")
         assert answer.json() | {"server_time": None} == hidden and code not in answer.content.decode()
@@ -178,14 +205,20 @@ def test_the_deal_is_unseen_until_the_players_attempt_starts(make_player, client
     assert attempt["deal"] == code  # the cards go to the player in the answer that starts the try
     mine = alice.get("/api/daily/").json()
     assert mine["code"] is None and mine["attempt"] == {
-        "id": attempt["id"], "code": code, "ranked": True, "started_at": attempt["started_at"], "submission": None}
+        "id": attempt["id"],
+        "code": code,
+        "ranked": True,
+        "started_at": attempt["started_at"],
+        "submission": None,
+    }
     for client in (bob, visitor):
         answer = client.get("/api/daily/")
         assert answer.json()["attempt"] is None and code not in answer.content.decode()
 
 
 def test_a_daily_result_hides_its_deal_from_others_until_the_day_is_final(
-        settings, make_player, client_for, today_deal, won_game, verify_queued):
+    settings, make_player, client_for, today_deal, won_game, verify_queued
+):
     alice = client_for(make_player("alice"))
     attempt = start(alice)
     sent = submit(alice, attempt, won_game["actions"], verify_queued)
@@ -205,16 +238,25 @@ def test_a_daily_result_hides_its_deal_from_others_until_the_day_is_final(
     settings.DAILY_GRACE_SECONDS = 0  # the day is over and final
     final = APIClient().get(url).json()
     assert (final["deal"], final["deal_number"], final["actions"]) == (
-        attempt["deal"], today_deal.number, won_game["actions"])
+        attempt["deal"],
+        today_deal.number,
+        won_game["actions"],
+    )
     shown = APIClient().get(f"/api/daily/{day.isoformat()}/").json()
     assert (shown["final"], shown["code"], shown["number"], shown["solution"]) == (
-        True, attempt["deal"], today_deal.number, today_deal.solution)
+        True,
+        attempt["deal"],
+        today_deal.number,
+        today_deal.solution,
+    )
 
 
 # -- the day closes -----------------------------------------------------------------------------------
 
+
 def test_a_submission_after_close_plus_grace_is_refused_and_nothing_is_ranked(
-        settings, make_player, client_for, today_deal, won_game, verify_queued):
+    settings, make_player, client_for, today_deal, won_game, verify_queued
+):
     """Yesterday's attempt, started before midnight, and the day's solution published after
     close plus grace: submitting that line now is refused, nothing stored or ranked."""
     alice = client_for(make_player("alice"))
@@ -227,14 +269,17 @@ def test_a_submission_after_close_plus_grace_is_refused_and_nothing_is_ranked(
     assert refused.status_code == 409, refused.content
     error = refused.json()["error"]
     assert error["code"] == "day_closed"
-    assert error["detail"] == {"closes_at": days.day_close(day).isoformat().replace("+00:00", "Z"),
-                               "accepts_until": days.day_close(day).isoformat().replace("+00:00", "Z")}
+    assert error["detail"] == {
+        "closes_at": days.day_close(day).isoformat().replace("+00:00", "Z"),
+        "accepts_until": days.day_close(day).isoformat().replace("+00:00", "Z"),
+    }
     assert not Submission.objects.exists() and not BoardEntry.objects.exists()
     assert PlayerStats.objects.get(player__username="alice").daily_wins == 0
 
 
 def test_within_the_grace_a_late_submission_is_accepted_and_ranked(
-        settings, make_player, client_for, today_deal, won_game, verify_queued):
+    settings, make_player, client_for, today_deal, won_game, verify_queued
+):
     alice = client_for(make_player("alice"))
     attempt = start(alice)
     day = move_day(today_deal, 1)
@@ -259,8 +304,10 @@ def test_a_numbered_deal_never_closes(settings, make_player, client_for, won_gam
 
 # -- practice -------------------------------------------------------------------------------------------
 
+
 def test_a_practice_win_is_verified_but_off_every_board_and_streak_and_in_history_as_practice(
-        make_player, client_for, today_deal, won_game, verify_queued):
+    make_player, client_for, today_deal, won_game, verify_queued
+):
     alice = client_for(make_player("alice"))
     ranked = start(alice)
     lost = submit(alice, ranked, ["s"], verify_queued)
@@ -272,14 +319,19 @@ def test_a_practice_win_is_verified_but_off_every_board_and_streak_and_in_histor
 
     rows = alice.get("/api/leaderboards/daily/").json()["results"]
     assert [(row["submission"], row["won"]) for row in rows] == [(lost.json()["id"], False)]
-    assert alice.get(f"/api/leaderboards/deals/{today_deal.number}/").json()["count"] == 0  # daily results: their day's board only
+    assert (
+        alice.get(f"/api/leaderboards/deals/{today_deal.number}/").json()["count"] == 0
+    )  # daily results: their day's board only
     assert PlayerStats.objects.get(player__username="alice").daily_wins == 0
     history = APIClient().get("/api/players/alice/").json()["history"]
     assert [(row["submission"], row["practice"], row["rank"], row["won"]) for row in history] == [
-        (lost.json()["id"], False, 1, False), (won.json()["id"], True, None, True)]
+        (lost.json()["id"], False, 1, False),
+        (won.json()["id"], True, None, True),
+    ]
 
 
 # -- hints counted by the server ---------------------------------------------------------------------------
+
 
 def test_hints_are_counted_on_the_owners_attempt_only(make_player, client_for, today_deal, won_game):
     alice_player = make_player("alice")
@@ -313,9 +365,10 @@ def test_the_clients_hint_count_is_not_read(make_player, client_for, won_game, v
     attempt = start(alice, won_game["deal"])
     assert alice.post("/api/hints/", {"attempt": attempt["id"], "actions": []}, format="json").status_code == 200
     with verify_queued():
-        sent = alice.post(f"/api/attempts/{attempt['id']}/submission",
-                          {**played_for(attempt["id"], attempt["deal"], won_game["actions"]), "hints": 0},
-                          format="json")
+        sent = alice.post(
+            f"/api/attempts/{attempt['id']}/submission",
+            {**played_for(attempt["id"], attempt["deal"], won_game["actions"]), "hints": 0},
+            format="json",
+        )
     shown = alice.get(sent.json()["url"]).json()
     assert (shown["hints"], shown["clean"], shown["won"]) == (1, False, True)
-

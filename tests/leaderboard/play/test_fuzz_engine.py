@@ -8,7 +8,6 @@ import json
 import math
 
 import pytest
-from tests.games.helpers import examples
 from hypothesis import example, given
 from hypothesis import strategies as st
 from leaderboard_fixtures.reliability import TALLY
@@ -17,22 +16,69 @@ from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa:
 from games import ACTIONS, Game, ReplayResult, format_code, parse_code, replay
 from games.deal import InvalidCode
 from games.lines import verify_line
+from tests.games.helpers import examples
 
 pytestmark = pytest.mark.reliability
 
 # -- strategies ---------------------------------------------------------------------------
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(-2**70, 2**70),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
 )
-json_values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)), max_leaves=10)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=10,
+)
 
 NEAR_MISSES = [
-    "", " ", "s ", " s", "S", "U", "s\n", "s\x00", "\x00", "ｓ", "１>２", "1>２", "w>٣", "w>²", "1>1", "01>2", "1>02",
-    "1>2:0", "1>2:1", "1>2:13", "1>2:14", "1>2:01", "1>2:-1", "1>2:", ":3", "f0>1", "f9>1", "f1>0", "f1>f",
-    "w>0", "w>10", "10>1", "1>10", "w>w", "f>1", "w>f ", "1 >2", "1>>2", "1>2>3", "s,u", "null", "true",
+    "",
+    " ",
+    "s ",
+    " s",
+    "S",
+    "U",
+    "s\n",
+    "s\x00",
+    "\x00",
+    "ｓ",
+    "１>２",
+    "1>２",
+    "w>٣",
+    "w>²",
+    "1>1",
+    "01>2",
+    "1>02",
+    "1>2:0",
+    "1>2:1",
+    "1>2:13",
+    "1>2:14",
+    "1>2:01",
+    "1>2:-1",
+    "1>2:",
+    ":3",
+    "f0>1",
+    "f9>1",
+    "f1>0",
+    "f1>f",
+    "w>0",
+    "w>10",
+    "10>1",
+    "1>10",
+    "w>w",
+    "f>1",
+    "w>f ",
+    "1 >2",
+    "1>>2",
+    "1>2>3",
+    "s,u",
+    "null",
+    "true",
 ]
 action_texts = st.one_of(
     st.sampled_from(sorted(ACTIONS)),
@@ -45,10 +91,25 @@ actions_lists = st.lists(st.one_of(action_texts, action_texts, json_values), max
 deal_numbers = st.integers(1, 999_999)
 valid_codes = st.builds(format_code, deal_numbers, st.sampled_from("ND"))
 deal_values = st.one_of(
-    valid_codes, valid_codes.map(str.lower), valid_codes.map(lambda c: c + " "),
-    st.sampled_from(["EH1-N-AAAAAAA", "EH1-N-ZZZZZZZ", "EH2-N-AAAAAAF", "EH1-X-AAAAAAF", "EH1-N-AAAAAF",
-                     "EH1--AAAAAAF", "EH1-N-AAAAAAF-", "EH1-N-ÄAAAAAF", "EH1-N-AAAAAA٣", ""]),
-    st.text(max_size=16), json_values,
+    valid_codes,
+    valid_codes.map(str.lower),
+    valid_codes.map(lambda c: c + " "),
+    st.sampled_from(
+        [
+            "EH1-N-AAAAAAA",
+            "EH1-N-ZZZZZZZ",
+            "EH2-N-AAAAAAF",
+            "EH1-X-AAAAAAF",
+            "EH1-N-AAAAAF",
+            "EH1--AAAAAAF",
+            "EH1-N-AAAAAAF-",
+            "EH1-N-ÄAAAAAF",
+            "EH1-N-AAAAAA٣",
+            "",
+        ]
+    ),
+    st.text(max_size=16),
+    json_values,
 )
 
 

@@ -59,6 +59,7 @@ def error(response, status: int) -> dict:
 
 # -- intake ------------------------------------------------------------------------------------
 
+
 def test_an_empty_log_is_refused_before_anything_else_of_it(make_player, client_for, today_deal):
     alice = client_for(make_player())
     attempt = start(alice)
@@ -76,18 +77,22 @@ def test_a_daily_submission_without_times_is_refused(make_player, client_for, to
     assert not Submission.objects.exists()
 
 
-@pytest.mark.parametrize("times, index, problem", [
-    ([100, 200], 2, "times_count"),                        # an action without a time
-    ([100, 200, 300, 400], 3, "times_count"),              # a time without an action
-    ([100, 50, 200], 1, "time_goes_back"),
-    ([100, 200, 60_000 + 2_000 + 5_000], 2, "time_too_late"),  # past the server's 60 s and the slack
-    ([100, 200.0, 300], 1, "time_not_an_integer"),
-    ([100, True, 300], 1, "time_not_an_integer"),
-    ([-1, 200, 300], 0, "time_negative"),
-    ("100,200,300", None, "times_not_a_list"),
-])
+@pytest.mark.parametrize(
+    "times, index, problem",
+    [
+        ([100, 200], 2, "times_count"),  # an action without a time
+        ([100, 200, 300, 400], 3, "times_count"),  # a time without an action
+        ([100, 50, 200], 1, "time_goes_back"),
+        ([100, 200, 60_000 + 2_000 + 5_000], 2, "time_too_late"),  # past the server's 60 s and the slack
+        ([100, 200.0, 300], 1, "time_not_an_integer"),
+        ([100, True, 300], 1, "time_not_an_integer"),
+        ([-1, 200, 300], 0, "time_negative"),
+        ("100,200,300", None, "times_not_a_list"),
+    ],
+)
 def test_times_of_the_wrong_shape_are_refused_with_the_index(
-        make_player, client_for, today_deal, won_game, times, index, problem):
+    make_player, client_for, today_deal, won_game, times, index, problem
+):
     alice = client_for(make_player())
     attempt = start(alice)
     started_ago(attempt, 60)
@@ -97,7 +102,8 @@ def test_times_of_the_wrong_shape_are_refused_with_the_index(
 
 
 def test_sound_times_are_stored_with_the_log_hash_and_a_numbered_deal_may_omit_them(
-        make_player, client_for, today_deal, won_game, settings):
+    make_player, client_for, today_deal, won_game, settings
+):
     alice = client_for(make_player())
     actions = won_game["actions"][:3]
     daily = start(alice)
@@ -128,11 +134,17 @@ def test_the_tempo_rules_come_from_settings(settings):
     rules = verification.tempo_rules()
     assert (rules.min_actions, rules.min_spread, rules.min_median_ms) == (80, 2.5, settings.TEMPO_MIN_MEDIAN_MS)
     assert tempo.TempoRules() == tempo.TempoRules(  # the settings' defaults are the documented ones
-        min_actions=50, min_median_ms=150, max_fast_share=0.25, min_spread=1.5, pause_min_actions=200,
-        min_pauses_per_100=0.5)
+        min_actions=50,
+        min_median_ms=150,
+        max_fast_share=0.25,
+        min_spread=1.5,
+        pause_min_actions=200,
+        min_pauses_per_100=0.5,
+    )
 
 
 # -- the ranking order -------------------------------------------------------------------------
+
 
 def test_a_loss_with_more_cards_home_ranks_first_even_with_more_moves(make_player, play, won_game):
     deal, actions = won_game["deal"], won_game["actions"]
@@ -143,7 +155,9 @@ def test_a_loss_with_more_cards_home_ranks_first_even_with_more_moves(make_playe
     play(make_player("near"), deal, near)
     rows = APIClient().get(f"/api/leaderboards/deals/{parse_code(deal).number}/").json()["results"]
     assert [(row["player"], row["won"], row["moves"]) for row in rows] == [
-        ("near", False, near_result.moves), ("early", False, early_result.moves)]
+        ("near", False, near_result.moves),
+        ("early", False, early_result.moves),
+    ]
 
 
 def test_a_hinted_win_ranks_after_an_unhinted_loss_and_rows_show_the_hints(make_player, play, today_deal, won_game):
@@ -153,7 +167,10 @@ def test_a_hinted_win_ranks_after_an_unhinted_loss_and_rows_show_the_hints(make_
     play(make_player("clean"), code, won_game["actions"])
     rows = APIClient().get("/api/leaderboards/daily/").json()["results"]
     assert [(row["player"], row["won"], row["hints"], row["clean"]) for row in rows] == [
-        ("clean", True, 0, True), ("lost", False, 0, True), ("helped", True, 2, False)]
+        ("clean", True, 0, True),
+        ("lost", False, 0, True),
+        ("helped", True, 2, False),
+    ]
     history = APIClient().get("/api/players/helped/").json()["history"]
     assert [(row["hints"], row["rank"]) for row in history] == [(2, 3)]
 
@@ -170,8 +187,14 @@ def test_the_tiers_never_overlap():
 
 
 results = st.builds(
-    dict, won=st.booleans(), moves=st.integers(0, 10**7), score=st.integers(0, 10**7),
-    duration_ms=st.integers(0, 10**13), foundation=st.integers(0, 104), hints=st.integers(0, 10**4))
+    dict,
+    won=st.booleans(),
+    moves=st.integers(0, 10**7),
+    score=st.integers(0, 10**7),
+    duration_ms=st.integers(0, 10**13),
+    foundation=st.integers(0, 104),
+    hints=st.integers(0, 10**4),
+)
 
 
 @given(results)
@@ -188,6 +211,7 @@ def test_keys_order_results_as_documented(a, b):
         if r["won"]:
             return tier, moves, -score, min(r["duration_ms"] // 1000, 2**19 - 1)
         return tier, -r["foundation"], moves, -score, min(r["duration_ms"] // 1000, 4095)
+
     assert (order.rank_key(**a) < order.rank_key(**b)) == (documented(a) < documented(b))
     assert (order.rank_key(**a) == order.rank_key(**b)) == (documented(a) == documented(b))
 
@@ -195,17 +219,33 @@ def test_keys_order_results_as_documented(a, b):
 def test_the_migrations_sql_key_is_rank_key():
     rng = random.Random(12)
     edges = [0, 1, 65_534, 65_535, 65_536, 10**7]
-    rows = [(won, moves, score, duration_ms, foundation, hints)
-            for won in (True, False) for moves in edges[:3] + edges[4:] for score in edges[::2]
-            for duration_ms in (0, 999, 4_095_999, 4_096_000, 524_287_999, 524_288_000, 10**12)
-            for foundation, hints in ((0, 0), (104, 1))]
-    rows += [(rng.random() < 0.5, rng.randrange(70_000), rng.randrange(70_000), rng.randrange(10**10),
-              rng.randrange(105), rng.choice((0, 0, 1, 7))) for _ in range(500)]
+    rows = [
+        (won, moves, score, duration_ms, foundation, hints)
+        for won in (True, False)
+        for moves in edges[:3] + edges[4:]
+        for score in edges[::2]
+        for duration_ms in (0, 999, 4_095_999, 4_096_000, 524_287_999, 524_288_000, 10**12)
+        for foundation, hints in ((0, 0), (104, 1))
+    ]
+    rows += [
+        (
+            rng.random() < 0.5,
+            rng.randrange(70_000),
+            rng.randrange(70_000),
+            rng.randrange(10**10),
+            rng.randrange(105),
+            rng.choice((0, 0, 1, 7)),
+        )
+        for _ in range(500)
+    ]
     values = ", ".join(["(%s, %s, %s, %s::bigint, %s, %s)"] * len(rows))
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {MIGRATION.RANK_KEY_SQL} FROM (VALUES {values}) "
-                       f"AS r(won, moves, score, duration_ms, foundation, hints)", [v for row in rows for v in row])
-        keys = [key for key, in cursor.fetchall()]
+        cursor.execute(
+            f"SELECT {MIGRATION.RANK_KEY_SQL} FROM (VALUES {values}) "
+            f"AS r(won, moves, score, duration_ms, foundation, hints)",
+            [v for row in rows for v in row],
+        )
+        keys = [key for (key,) in cursor.fetchall()]
     assert keys == [order.rank_key(*row) for row in rows]
 
 
@@ -215,28 +255,53 @@ def test_the_migration_ranks_existing_results_by_the_new_order(make_player, won_
     log hash of every submission filled in."""
     alice = make_player("alice")
     code, number = format_code(today_deal.number, "D"), today_deal.number
-    old_key = (lambda won, moves, score, seconds: ((((0 if won else 1) << 16 | moves) << 16 | (65_535 - score)) << 20)
-               | seconds)
+
+    def old_key(won, moves, score, seconds):
+        return ((((0 if won else 1) << 16 | moves) << 16 | (65_535 - score)) << 20) | seconds
+
     made = {}
     for name, actions in (("near", won_game["actions"][:-1]), ("early", won_game["actions"][:100])):
         result = replay(code, actions)
         assert result.ok and not result.won
-        attempt = Attempt.objects.create(player=alice, deal_code=code, deal_number=number, daily_date=today_deal.date,
-                                         ranked=True, started_at=timezone.now() - timedelta(minutes=30))
+        attempt = Attempt.objects.create(
+            player=alice,
+            deal_code=code,
+            deal_number=number,
+            daily_date=today_deal.date,
+            ranked=True,
+            started_at=timezone.now() - timedelta(minutes=30),
+        )
         made[name] = Submission.objects.create(
-            attempt=attempt, player=alice, deal_number=number, daily_date=today_deal.date, actions=actions,
-            submitted_at=timezone.now(), status="verified", won=False, moves=result.moves, score=result.score,
-            foundation=result.foundation, duration_ms=1_800_000, clean=True,
-            rank_key=old_key(False, result.moves, result.score, 1800))
+            attempt=attempt,
+            player=alice,
+            deal_number=number,
+            daily_date=today_deal.date,
+            actions=actions,
+            submitted_at=timezone.now(),
+            status="verified",
+            won=False,
+            moves=result.moves,
+            score=result.score,
+            foundation=result.foundation,
+            duration_ms=1_800_000,
+            clean=True,
+            rank_key=old_key(False, result.moves, result.score, 1800),
+        )
     for board in (order.daily_board(today_deal.date), order.deal_board(number)):
-        BoardEntry.objects.create(board=board, player=alice, submission=made["early"],
-                                  rank_key=made["early"].rank_key, submitted_at=made["early"].submitted_at)
+        BoardEntry.objects.create(
+            board=board,
+            player=alice,
+            submission=made["early"],
+            rank_key=made["early"].rank_key,
+            submitted_at=made["early"].submitted_at,
+        )
 
     MIGRATION.forwards(apps, SimpleNamespace(connection=connection))
 
     for submission in Submission.objects.all():
-        assert submission.rank_key == order.rank_key(False, submission.moves, submission.score, 1_800_000,
-                                                     foundation=submission.foundation)
+        assert submission.rank_key == order.rank_key(
+            False, submission.moves, submission.score, 1_800_000, foundation=submission.foundation
+        )
         assert submission.log_hash == intake.log_hash(submission.actions)
     near = Submission.objects.get(pk=made["near"].pk)
     assert [(e.submission_id, e.rank_key) for e in BoardEntry.objects.all()] == [(near.pk, near.rank_key)] * 2

@@ -36,8 +36,10 @@ from .test_day_and_attempts import start
 pytestmark = pytest.mark.django_db
 
 QUEUE = "/admin/leaderboard/flaggedsubmission/"
-CHART = '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="240" viewBox="0 0 800 240" role="img" ' \
-        'aria-label="Think time per action"'  # leaderboard.tempo.chart_svg
+CHART = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="240" viewBox="0 0 800 240" role="img" '
+    'aria-label="Think time per action"'
+)  # leaderboard.tempo.chart_svg
 
 
 def page_of(submission: Submission) -> str:
@@ -60,10 +62,12 @@ def machine_result(make_player, client_for, today_deal, won_game, verify_queued)
     attempt = start(robot)
     times = even_times(len(won_game["actions"]), per_second=1)
     Attempt.objects.filter(pk=attempt["id"]).update(
-        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(milliseconds=times[-1] + 5000))
+        started_at=Attempt.objects.get(pk=attempt["id"]).started_at - timedelta(milliseconds=times[-1] + 5000)
+    )
     with verify_queued():
-        sent = robot.post(f"/api/attempts/{attempt['id']}/submission",
-                          {"actions": won_game["actions"], "times": times}, format="json")
+        sent = robot.post(
+            f"/api/attempts/{attempt['id']}/submission", {"actions": won_game["actions"], "times": times}, format="json"
+        )
     assert sent.status_code == 202, sent.content
     submission = Submission.objects.get(pk=sent.json()["id"])
     assert submission.status == "verified" and submission.won and submission.flagged
@@ -128,15 +132,14 @@ def test_the_queue_shows_a_flagged_result_with_its_reasons_and_chart(superuser, 
     html = shown.content.decode()
     assert reason("even_tempo") in html and reason("few_pauses") in html
     assert html.count(CHART) == 1 and html.count("<rect") > 100  # the chart and its bars
-    for label, meaning in PROFILE_FIELDS.values():
+    for _label, meaning in PROFILE_FIELDS.values():
         assert escape(str(meaning)) in html
     assert 'name="decision" value="clear"' in html and 'name="decision" value="hide"' in html
     assert "default-src 'self'" in shown.headers["Content-Security-Policy"]
     assert "<script>" not in html  # no inline script: the CSP would block it
 
 
-def test_clearing_the_flag_puts_the_result_on_the_board(superuser, machine_result,
-                                                        django_capture_on_commit_callbacks):
+def test_clearing_the_flag_puts_the_result_on_the_board(superuser, machine_result, django_capture_on_commit_callbacks):
     assert board() == []
     client = staff_client(superuser)
     cleared = decide(client, machine_result, "clear", django_capture_on_commit_callbacks)
@@ -160,8 +163,9 @@ def test_the_queue_action_clears_the_flag(superuser, machine_result, django_capt
     client = staff_client(superuser)
     token = csrf_token(client.get(QUEUE))
     with django_capture_on_commit_callbacks(execute=True):
-        done = client.post(QUEUE, {"action": "clear_flag", "_selected_action": [machine_result.pk],
-                                   "csrfmiddlewaretoken": token})
+        done = client.post(
+            QUEUE, {"action": "clear_flag", "_selected_action": [machine_result.pk], "csrfmiddlewaretoken": token}
+        )
     assert done.status_code == 302
     assert board() == ["robot"]
 
@@ -187,8 +191,10 @@ def test_view_only_staff_look_but_do_not_act(viewer, machine_result, django_capt
         refused = decide(client, machine_result, decision, django_capture_on_commit_callbacks)
         assert refused.status_code == 403
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(QUEUE, {"action": "clear_flag", "_selected_action": [machine_result.pk],
-                            "csrfmiddlewaretoken": csrf_token(queue)})
+        client.post(
+            QUEUE,
+            {"action": "clear_flag", "_selected_action": [machine_result.pk], "csrfmiddlewaretoken": csrf_token(queue)},
+        )
     machine_result.refresh_from_db()
     assert machine_result.flagged and not machine_result.hidden and board() == []
 
@@ -196,8 +202,11 @@ def test_view_only_staff_look_but_do_not_act(viewer, machine_result, django_capt
 def test_players_are_sent_to_the_admin_login(make_player, machine_result):
     client = Client()
     client.force_login(make_player("alice"))
-    for answer in (client.get(QUEUE), client.get(page_of(machine_result)),
-                   client.post(moderate_url(machine_result), {"decision": "clear"})):
+    for answer in (
+        client.get(QUEUE),
+        client.get(page_of(machine_result)),
+        client.post(moderate_url(machine_result), {"decision": "clear"}),
+    ):
         assert answer.status_code == 302 and answer.url.startswith("/admin/login/")
     machine_result.refresh_from_db()
     assert machine_result.flagged and board() == []
@@ -218,8 +227,9 @@ def test_the_moderation_page_in_chromium(superuser, machine_result, live_server,
     """The page as staff see it: the chart drawn, nothing blocked by the CSP (screenshot in
     test-artifacts/moderation.png)."""
     blocked = []
-    page.on("console", lambda message: blocked.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None
+    )
     page.goto(f"{live_server.url}/admin/login/?next={page_of(machine_result)}")
     page.fill("#id_username", "moderator")
     page.fill("#id_password", PASSWORD)

@@ -5,7 +5,6 @@ board and the player's page until staff review it (admin action clear_flag)."""
 import pytest
 from django.test import Client
 from django.utils.dateparse import parse_datetime
-from tests.games.helpers import examples
 from hypothesis import given
 from hypothesis import strategies as st
 from leaderboard_fixtures.reliability import TALLY
@@ -14,6 +13,7 @@ from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa:
 from games import format_code
 from leaderboard.models import PlayerStats, Submission
 from leaderboard.play.services import verification
+from tests.games.helpers import examples
 
 pytestmark = [pytest.mark.django_db, pytest.mark.reliability]
 
@@ -28,7 +28,7 @@ def test_the_plausibility_line(settings):
 
 
 @examples(300)
-@given(st.integers(0, 10**6), st.integers(-10**6, 10**9), st.integers(0, 1000), st.integers(0, 10**6))
+@given(st.integers(0, 10**6), st.integers(-(10**6), 10**9), st.integers(0, 1000), st.integers(0, 10**6))
 def test_more_time_never_makes_a_result_implausible_and_more_actions_never_plausible(actions, ms, more, later):
     TALLY["plausibility: examples"] += 1
     if verification.plausible(actions, ms):
@@ -48,7 +48,8 @@ def public_view(client_for, today_deal) -> dict:
 
 
 def test_an_impossible_result_is_flagged_kept_off_every_board_and_put_back_by_staff_review(
-        make_player, make_staff, play, client_for, today_deal, won_game, django_capture_on_commit_callbacks):
+    make_player, make_staff, play, client_for, today_deal, won_game, django_capture_on_commit_callbacks
+):
     speedy = make_player("speedy")
     assert public_view(client_for, today_deal) == {"daily": 0, "deal": 0, "players": 0, "history": 0}
     # 982 actions in 30 seconds by the server's clock: about 33 a second.
@@ -75,8 +76,9 @@ def test_an_impossible_result_is_flagged_kept_off_every_board_and_put_back_by_st
     queue = staff.get("/admin/leaderboard/submission/?flagged__exact=1")
     assert queue.status_code == 200 and f'value="{shown["id"]}"'.encode() in queue.content
     with django_capture_on_commit_callbacks(execute=True):
-        reviewed = staff.post("/admin/leaderboard/submission/",
-                              {"action": "clear_flag", "_selected_action": [shown["id"]]})
+        reviewed = staff.post(
+            "/admin/leaderboard/submission/", {"action": "clear_flag", "_selected_action": [shown["id"]]}
+        )
     assert reviewed.status_code == 302
 
     # Verified all along; now on the day's board (never its deal's: that would tell which deal is

@@ -48,8 +48,9 @@ def secret_game(won_games) -> dict:
 
 @pytest.fixture
 def today_deal(secret_game) -> DailyDeal:
-    return DailyDeal.objects.create(date=days.today(), number=parse_code(secret_game["deal"]).number,
-                                    solution=secret_game["actions"])
+    return DailyDeal.objects.create(
+        date=days.today(), number=parse_code(secret_game["deal"]).number, solution=secret_game["actions"]
+    )
 
 
 def board(path: str, client=None) -> list[tuple[str, int]]:
@@ -62,8 +63,10 @@ def deal_board(number: int) -> str:
 
 # -- a daily result ranks on its day's board only ---------------------------------------------------------
 
+
 def test_a_daily_result_ranks_on_its_days_board_and_a_numbered_game_on_its_deals(
-        make_player, play, today_deal, secret_game):
+    make_player, play, today_deal, secret_game
+):
     number, actions = today_deal.number, secret_game["actions"]
     daily = play(make_player("alice"), "daily", actions)
     numbered = play(make_player("bob"), format_code(number, "N"), actions)
@@ -93,15 +96,18 @@ def test_a_players_deal_entry_is_recomputed_from_numbered_games_only(make_player
     moderation.submission_set_hidden(submission, True)
     assert not BoardEntry.objects.filter(board=order.deal_board(today_deal.number)).exists()
     moderation.submission_set_hidden(submission, False)
-    assert list(BoardEntry.objects.filter(board=order.deal_board(today_deal.number))
-                .values_list("submission_id", flat=True)) == [numbered["id"]]
+    assert list(
+        BoardEntry.objects.filter(board=order.deal_board(today_deal.number)).values_list("submission_id", flat=True)
+    ) == [numbered["id"]]
     assert board("/api/leaderboards/daily/") == [("alice", daily["id"])]
 
 
 # -- the migration -------------------------------------------------------------------------------
 
+
 def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_index(
-        make_player, play, today_deal, secret_game, django_capture_on_commit_callbacks):
+    make_player, play, today_deal, secret_game, django_capture_on_commit_callbacks
+):
     """As before the change: alice's and bob's daily results also held entries on the deal's
     board, whose index and top page were loaded. After: bob's entry is gone, alice's falls back
     to her numbered game of the deal, carol's numbered entry and the day's board stay, and the
@@ -115,8 +121,13 @@ def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_i
     BoardEntry.objects.filter(board=deal, player=alice).delete()
     for result in (alices_daily, bobs_daily):
         submission = Submission.objects.get(pk=result["id"])
-        BoardEntry.objects.create(board=deal, player=submission.player, submission=submission,
-                                  rank_key=submission.rank_key, submitted_at=submission.submitted_at)
+        BoardEntry.objects.create(
+            board=deal,
+            player=submission.player,
+            submission=submission,
+            rank_key=submission.rank_key,
+            submitted_at=submission.submitted_at,
+        )
     entries.board_rebuild(deal)
     leaked = [("alice", alices_daily["id"]), ("carol", carols["id"]), ("bob", bobs_daily["id"])]
     assert board(deal_board(number)) == leaked  # the old state, its top page now cached
@@ -127,14 +138,17 @@ def test_the_migration_takes_daily_results_off_the_deal_boards_and_drops_their_i
     assert len(callbacks) == 1  # the index is dropped again after commit
 
     assert sorted(BoardEntry.objects.filter(board=deal).values_list("player__username", "submission_id")) == [
-        ("alice", alices_numbered["id"]), ("carol", carols["id"])]
+        ("alice", alices_numbered["id"]),
+        ("carol", carols["id"]),
+    ]
     assert index.board_index().size(deal) == 0 and not index.board_index().is_ready(deal)
     assert board(deal_board(number)) == [("carol", carols["id"]), ("alice", alices_numbered["id"])]
     assert board("/api/leaderboards/daily/") == daily_before
 
 
-def test_the_migration_with_nothing_to_move_touches_no_board(make_player, play, today_deal, secret_game,
-                                                            django_capture_on_commit_callbacks):
+def test_the_migration_with_nothing_to_move_touches_no_board(
+    make_player, play, today_deal, secret_game, django_capture_on_commit_callbacks
+):
     play(make_player("alice"), "daily", secret_game["actions"])
     numbered = play(make_player("carol"), format_code(today_deal.number, "N"), secret_game["actions"])
     assert board(deal_board(today_deal.number)) == [("carol", numbered["id"])]  # its index now ready
@@ -147,12 +161,21 @@ def test_the_migration_with_nothing_to_move_touches_no_board(make_player, play, 
 
 # -- nothing public tells today's number before the day is final -----------------------------------------
 
+
 def public_reads(username: str, submission_id: int, day: str) -> dict[str, str]:
     """Every public answer about the day and its players, API and pages, as their text."""
     paths = [
-        "/api/daily/", f"/api/daily/{day}/", "/api/leaderboards/daily/", f"/api/leaderboards/daily/{day}/",
-        "/api/leaderboards/players/", f"/api/players/{username}/", f"/api/submissions/{submission_id}/",
-        "/", "/boards/", f"/players/{username}/", f"/replay/{submission_id}/",
+        "/api/daily/",
+        f"/api/daily/{day}/",
+        "/api/leaderboards/daily/",
+        f"/api/leaderboards/daily/{day}/",
+        "/api/leaderboards/players/",
+        f"/api/players/{username}/",
+        f"/api/submissions/{submission_id}/",
+        "/",
+        "/boards/",
+        f"/players/{username}/",
+        f"/replay/{submission_id}/",
     ]
     answers = {}
     for path in paths:
@@ -172,11 +195,15 @@ def mentions(text: str, deal: DailyDeal) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_visitor_finds_todays_number_nowhere_until_the_day_is_final(
-        worker, settings, make_player, client_for, today_deal, secret_game):
+    worker, settings, make_player, client_for, today_deal, secret_game
+):
     alice = client_for(make_player("alice"))
     attempt = start(alice)
-    sent = alice.post(f"/api/attempts/{attempt['id']}/submission",
-                      played_for(attempt["id"], attempt["deal"], secret_game["actions"]), format="json")
+    sent = alice.post(
+        f"/api/attempts/{attempt['id']}/submission",
+        played_for(attempt["id"], attempt["deal"], secret_game["actions"]),
+        format="json",
+    )
     assert sent.status_code == 202, sent.content
     done = wait_for(lambda: Submission.objects.filter(pk=sent.json()["id"], status="verified").first())
     assert done.won and BoardEntry.objects.filter(submission=done).exists()  # ranked, on the day's board
@@ -196,4 +223,5 @@ def test_a_visitor_finds_todays_number_nowhere_until_the_day_is_final(
     past = move_day(today_deal, 1).isoformat()
     final = public_reads("alice", done.pk, past)
     assert mentions(final[f"/api/daily/{past}/"], today_deal) and mentions(
-        final[f"/api/submissions/{done.pk}/"], today_deal)
+        final[f"/api/submissions/{done.pk}/"], today_deal
+    )

@@ -20,8 +20,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_game, clean_redis):
     player = make_player()
-    attempt = Attempt.objects.create(player=player, deal_code=won_game["deal"], deal_number=2, daily_date=None,
-                                     hints=3, started_at=timezone.now() - timedelta(minutes=5))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=won_game["deal"],
+        deal_number=2,
+        daily_date=None,
+        hints=3,
+        started_at=timezone.now() - timedelta(minutes=5),
+    )
     assert not connection.in_atomic_block
     with CaptureQueriesContext(connection) as queries:
         made = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
@@ -30,10 +36,22 @@ def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_ga
     assert queued_tasks(clean_redis) == queued  # in the real broker, for a worker
     stored = Submission.objects.get()
     assert (stored.pk, stored.attempt_id, stored.player_id, stored.deal_number, stored.daily_date) == (
-        made.pk, attempt.pk, player.pk, 2, None)
-    assert (stored.actions, stored.hints, stored.status, stored.deliveries, stored.error, stored.hidden,
-            stored.flagged, stored.submitted_at) == (won_game["actions"], 3, "pending", 0, "", False, False,
-                                                     made.submitted_at)
+        made.pk,
+        attempt.pk,
+        player.pk,
+        2,
+        None,
+    )
+    assert (
+        stored.actions,
+        stored.hints,
+        stored.status,
+        stored.deliveries,
+        stored.error,
+        stored.hidden,
+        stored.flagged,
+        stored.submitted_at,
+    ) == (won_game["actions"], 3, "pending", 0, "", False, False, made.submitted_at)
 
     with pytest.raises(Conflict):
         intake.submission_create(attempt=attempt, player=player, actions=["s"])

@@ -2,7 +2,7 @@
 did not exist), its log only once the day is final (close plus DAILY_GRACE_SECONDS). Verified by
 a real Celery worker."""
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 import pytest
@@ -27,8 +27,9 @@ def submitted(player, deal: str, actions: list) -> int:
     the worker verifies it. Returns the submission's id."""
     client = token_client(player)
     attempt = client.post("/api/attempts/", {"deal": deal}, format="json").json()["id"]
-    Attempt.objects.filter(pk=attempt).update(started_at=Attempt.objects.get(pk=attempt).started_at
-                                              - timedelta(minutes=30))
+    Attempt.objects.filter(pk=attempt).update(
+        started_at=Attempt.objects.get(pk=attempt).started_at - timedelta(minutes=30)
+    )
     # A person's pace (the tempo rules flag an even one); the model cannot time a broken log.
     times = human_times(deal, actions, 1) if replay(deal, actions).ok else [1000 * (i + 1) for i in range(len(actions))]
     sent = client.post(f"/api/attempts/{attempt}/submission", {"actions": actions, "times": times}, format="json")
@@ -38,15 +39,15 @@ def submitted(player, deal: str, actions: list) -> int:
 
 
 def seconds_into_today() -> int:
-    now = datetime.now(dt_timezone.utc)
+    now = datetime.now(UTC)
     return int((now - now.replace(hour=0, minute=0, second=0, microsecond=0)).total_seconds())
 
 
 @pytest.mark.slow
 def test_others_see_a_result_only_on_a_board_and_its_log_once_the_day_is_final(
-        worker, make_player, make_staff, today_deal, won_game, settings):
-    alice, bob, carol, staff = (make_player("alice"), make_player("bob"), make_player("carol"),
-                                make_staff("staff"))
+    worker, make_player, make_staff, today_deal, won_game, settings
+):
+    alice, bob, carol, staff = (make_player("alice"), make_player("bob"), make_player("carol"), make_staff("staff"))
     code = daily_code(today_deal)
     ranked = submitted(alice, code, won_game["actions"])
     rejected = submitted(carol, code, ["s", "9>1:4"])

@@ -46,7 +46,11 @@ def test_a_won_log_is_verified_with_its_result(make_player, play, won_game):
     shown = play(make_player(), won_game["deal"], won_game["actions"], minutes=30)
     assert shown["status"] == "verified"
     assert (shown["won"], shown["score"], shown["moves"], shown["foundation"]) == (
-        True, won_game["score"], won_game["moves"], 104)
+        True,
+        won_game["score"],
+        won_game["moves"],
+        104,
+    )
     assert shown["clean"] is True and shown["flagged"] is False and shown["on_boards"] is True
     assert 30 * 60_000 <= shown["duration_ms"] < 31 * 60_000
     assert shown["actions"] == won_game["actions"]
@@ -78,7 +82,9 @@ def test_a_rejected_log_reads_in_the_readers_language(make_player, client_for, p
     shown = play(player, "EH1-N-AAAAAAF", ["s", "s", "1>2", "s"])
     assert shown["error_code"] == "column_refuses"
     assert Submission.objects.get(pk=shown["id"]).refusal == {
-        "code": "column_refuses", "args": {"card": "KC", "target": "AD"}}
+        "code": "column_refuses",
+        "args": {"card": "KC", "target": "AD"},
+    }
     url = f"/api/submissions/{shown['id']}/"
     german = client_for(player).get(url, HTTP_ACCEPT_LANGUAGE="de").json()
     polish = client_for(player).get(url, HTTP_ACCEPT_LANGUAGE="pl").json()
@@ -90,8 +96,7 @@ def test_a_rejected_log_reads_in_the_readers_language(make_player, client_for, p
 def test_a_malformed_log_is_refused_at_once_with_its_index(make_player, client_for):
     client = client_for(make_player())
     attempt = start(client, "EH1-N-AAAAAAF")
-    response = client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": ["s", "s", "10>1"]},
-                           format="json")
+    response = client.post(f"/api/attempts/{attempt['id']}/submission", {"actions": ["s", "s", "10>1"]}, format="json")
     assert response.status_code == 400
     assert error_of(response)["detail"] == {"index": 2} and "10>1" in error_of(response)["message"]
     assert not Submission.objects.exists()
@@ -170,7 +175,8 @@ def test_beat_requeues_stale_pending_and_abandoned_claims(make_player, client_fo
     an_hour = timedelta(hours=1)
     Attempt.objects.update(started_at=submission.attempt.started_at - an_hour)
     Submission.objects.filter(pk=submission.pk).update(
-        status="verifying", claimed_at=submission.submitted_at - an_hour, submitted_at=submission.submitted_at - an_hour)
+        status="verifying", claimed_at=submission.submitted_at - an_hour, submitted_at=submission.submitted_at - an_hour
+    )
     assert verification.requeue_stale() == 1
     assert queued_tasks(clean_redis) == [("leaderboard.tasks.verify_submission", repr((submission.pk,)))]
     tasks.verify_submission(submission.pk)  # as the worker runs the queued task

@@ -10,7 +10,6 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import asdict, replace
 
 import pytest
-from tests.games.helpers import examples
 from hypothesis import given
 from hypothesis import strategies as st
 from leaderboard_fixtures.timing import (
@@ -33,6 +32,7 @@ from leaderboard.play.tempo import (
     flags,
     profile,
 )
+from tests.games.helpers import examples
 
 RULES_DEFAULT = TempoRules()
 
@@ -51,6 +51,7 @@ def solver_line() -> list[str]:
 
 # -- check_times ---------------------------------------------------------------------------
 
+
 def test_sound_times_pass_including_a_shared_millisecond_and_the_slack_edge():
     assert check_times([0, 5, 5, 900, 1500], duration_ms=1000, actions_count=5, slack_ms=500) is None
     assert check_times([], duration_ms=0, actions_count=0, slack_ms=0) is None
@@ -61,12 +62,15 @@ def test_times_that_are_not_a_list_have_no_index(times):
     assert check_times(times, 10_000, 3, 0) == (None, tempo.NOT_A_LIST)
 
 
-@pytest.mark.parametrize("times, count, index", [
-    ([1, 2], 3, 2),          # the first action without a time
-    ([1, 2, 3, 4], 3, 3),    # the first extra time
-    ([], 2, 0),
-    ([1], 0, 0),
-])
+@pytest.mark.parametrize(
+    "times, count, index",
+    [
+        ([1, 2], 3, 2),  # the first action without a time
+        ([1, 2, 3, 4], 3, 3),  # the first extra time
+        ([], 2, 0),
+        ([1], 0, 0),
+    ],
+)
 def test_a_wrong_count_names_the_first_action_without_a_time_or_the_first_extra_time(times, count, index):
     assert check_times(times, 10_000, count, 0) == (index, tempo.WRONG_COUNT)
 
@@ -96,10 +100,22 @@ def test_the_first_problem_decides_the_index():
 
 
 def test_each_problem_has_a_stable_distinct_code_and_an_english_message():
-    problems = [tempo.NOT_A_LIST, tempo.WRONG_COUNT, tempo.NOT_AN_INTEGER, tempo.NEGATIVE,
-                tempo.GOES_BACK, tempo.TOO_LATE]
-    assert [p.code for p in problems] == ["times_not_a_list", "times_count", "time_not_an_integer",
-                                          "time_negative", "time_goes_back", "time_too_late"]
+    problems = [
+        tempo.NOT_A_LIST,
+        tempo.WRONG_COUNT,
+        tempo.NOT_AN_INTEGER,
+        tempo.NEGATIVE,
+        tempo.GOES_BACK,
+        tempo.TOO_LATE,
+    ]
+    assert [p.code for p in problems] == [
+        "times_not_a_list",
+        "times_count",
+        "time_not_an_integer",
+        "time_negative",
+        "time_goes_back",
+        "time_too_late",
+    ]
     assert all(p.message.endswith(".") for p in problems)
 
 
@@ -115,13 +131,23 @@ def test_any_non_decreasing_list_within_the_duration_passes_and_one_step_back_is
 
 # -- profile -------------------------------------------------------------------------------
 
+
 def test_the_profile_of_a_small_game_by_hand():
     # Think times: 100, 200, 300, 400, 4000 (the first from 0).
     shown = profile([100, 300, 600, 1000, 5000])
     assert shown == TempoProfile(
-        actions=5, span_ms=5000, median_ms=300.0, p10_ms=140.0, p90_ms=2560.0,
-        spread=round(2560 / 140, 4), share_under_150ms=0.2, longest_pause_ms=4000,
-        pauses_over_3s=1, gap_cv=shown.gap_cv, lag1_autocorrelation=shown.lag1_autocorrelation)
+        actions=5,
+        span_ms=5000,
+        median_ms=300.0,
+        p10_ms=140.0,
+        p90_ms=2560.0,
+        spread=round(2560 / 140, 4),
+        share_under_150ms=0.2,
+        longest_pause_ms=4000,
+        pauses_over_3s=1,
+        gap_cv=shown.gap_cv,
+        lag1_autocorrelation=shown.lag1_autocorrelation,
+    )
     assert shown.gap_cv == pytest.approx(1.5033, abs=1e-4)  # sd 1503.3 (of all five) over mean 1000
     assert shown.lag1_autocorrelation > 0  # rising think times: each like the one before
 
@@ -138,7 +164,7 @@ def test_alternating_think_times_correlate_negatively_and_runs_positively():
 
 
 @examples(400)
-@given(non_decreasing(st.integers(-10**12, 10**15)))
+@given(non_decreasing(st.integers(-(10**12), 10**15)))
 def test_profile_never_fails_and_is_json_with_sane_bounds(times):
     shown = profile(times)
     json.dumps(asdict(shown), allow_nan=False)
@@ -162,27 +188,40 @@ def _times_of(gaps: list[int]) -> list[int]:
 # -- each rule on its own ------------------------------------------------------------------
 
 #: A person's profile (the model's, rounded): no rule fires on it.
-PERSON = TempoProfile(actions=600, span_ms=600_000, median_ms=430.0, p10_ms=250.0, p90_ms=2300.0,
-                      spread=9.2, share_under_150ms=0.002, longest_pause_ms=20_000,
-                      pauses_over_3s=45, gap_cv=1.6, lag1_autocorrelation=0.5)
+PERSON = TempoProfile(
+    actions=600,
+    span_ms=600_000,
+    median_ms=430.0,
+    p10_ms=250.0,
+    p90_ms=2300.0,
+    spread=9.2,
+    share_under_150ms=0.002,
+    longest_pause_ms=20_000,
+    pauses_over_3s=45,
+    gap_cv=1.6,
+    lag1_autocorrelation=0.5,
+)
 
 
 def test_no_rule_fires_on_a_persons_profile():
     assert flags(PERSON, RULES_DEFAULT) == []
 
 
-@pytest.mark.parametrize("change, fires", [
-    ({"median_ms": 149.9}, ["fast_median"]),
-    ({"median_ms": 150.0}, []),
-    ({"share_under_150ms": 0.26}, ["fast_share"]),
-    ({"share_under_150ms": 0.25}, []),
-    ({"spread": 1.49}, ["even_tempo"]),
-    ({"spread": 1.5}, []),
-    ({"pauses_over_3s": 2}, ["few_pauses"]),        # 0.33 per 100 actions
-    ({"pauses_over_3s": 3}, []),                    # 0.5 per 100: not below
-    ({"pauses_over_3s": 0, "actions": 199}, []),    # too short for a pause count
-    ({"pauses_over_3s": 0, "actions": 200}, ["few_pauses"]),
-])
+@pytest.mark.parametrize(
+    "change, fires",
+    [
+        ({"median_ms": 149.9}, ["fast_median"]),
+        ({"median_ms": 150.0}, []),
+        ({"share_under_150ms": 0.26}, ["fast_share"]),
+        ({"share_under_150ms": 0.25}, []),
+        ({"spread": 1.49}, ["even_tempo"]),
+        ({"spread": 1.5}, []),
+        ({"pauses_over_3s": 2}, ["few_pauses"]),  # 0.33 per 100 actions
+        ({"pauses_over_3s": 3}, []),  # 0.5 per 100: not below
+        ({"pauses_over_3s": 0, "actions": 199}, []),  # too short for a pause count
+        ({"pauses_over_3s": 0, "actions": 200}, ["few_pauses"]),
+    ],
+)
 def test_each_rule_fires_on_its_own_statistic_at_its_threshold(change, fires):
     assert flags(replace(PERSON, **change), RULES_DEFAULT) == fires
 
@@ -208,13 +247,18 @@ def test_every_rule_has_a_description_for_staff():
 
 # -- the four cases ------------------------------------------------------------------------
 
+
 def test_a_solver_line_paced_evenly_at_one_action_a_second_is_flagged(solver_line):
     assert flags(profile(even_times(len(solver_line), 1)), RULES_DEFAULT) == ["even_tempo", "few_pauses"]
 
 
 def test_a_solver_line_at_ten_actions_a_second_is_flagged(solver_line):
     assert flags(profile(even_times(len(solver_line), 10)), RULES_DEFAULT) == [
-        "fast_median", "fast_share", "even_tempo", "few_pauses"]
+        "fast_median",
+        "fast_share",
+        "even_tempo",
+        "few_pauses",
+    ]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -255,6 +299,7 @@ def test_a_person_playing_the_solvers_line_is_not_flagged(solver_line):
 
 # -- the human model does what its docstring says ------------------------------------------
 
+
 def test_the_human_model_is_deterministic_and_thinks_longer_before_hard_moves():
     game = won_games()[0]
     times = human_times(game["deal"], game["actions"], seed=7)
@@ -270,6 +315,7 @@ def test_the_human_model_is_deterministic_and_thinks_longer_before_hard_moves():
 
 
 # -- the chart -----------------------------------------------------------------------------
+
 
 def test_the_chart_draws_one_bar_per_action_and_the_thresholds():
     svg = chart_svg([100, 300, 600, 4600])
@@ -293,13 +339,16 @@ def _text_box(text) -> tuple[float, float, float, float]:
     return left, left + width, y - 10, y
 
 
-@pytest.mark.parametrize("case, gaps, rules, translate", [
-    ("three thresholds at 150 ms", [150] * 80, RULES_DEFAULT, lambda text: text),
-    ("all four at 3 s", [3000] * 80, replace(RULES_DEFAULT, min_median_ms=3000), lambda text: text),
-    ("a long translation", [150] * 80, RULES_DEFAULT, lambda text: f"{text} ({text}, {text})"),
-    ("stacked at the bottom", [1] * 80, replace(RULES_DEFAULT, min_median_ms=2), lambda text: text * 3),
-    ("a median off the top", [200_000] * 3, RULES_DEFAULT, lambda text: text),
-])
+@pytest.mark.parametrize(
+    "case, gaps, rules, translate",
+    [
+        ("three thresholds at 150 ms", [150] * 80, RULES_DEFAULT, lambda text: text),
+        ("all four at 3 s", [3000] * 80, replace(RULES_DEFAULT, min_median_ms=3000), lambda text: text),
+        ("a long translation", [150] * 80, RULES_DEFAULT, lambda text: f"{text} ({text}, {text})"),
+        ("stacked at the bottom", [1] * 80, replace(RULES_DEFAULT, min_median_ms=2), lambda text: text * 3),
+        ("a median off the top", [200_000] * 3, RULES_DEFAULT, lambda text: text),
+    ],
+)
 def test_every_text_lies_inside_the_chart_and_margin_labels_do_not_overlap(case, gaps, rules, translate):
     root = ElementTree.fromstring(chart_svg(_times_of(gaps), rules, translate))
     width, height = (float(v) for v in root.get("viewBox").split()[2:])
@@ -330,7 +379,7 @@ def test_the_chart_translates_its_words_and_escapes_them():
 
 
 @examples(200)
-@given(non_decreasing(st.integers(-10**6, 10**12), max_size=2000))
+@given(non_decreasing(st.integers(-(10**6), 10**12), max_size=2000))
 def test_the_chart_is_valid_xml_for_any_non_decreasing_times(times):
     root = ElementTree.fromstring(chart_svg(times))
     assert root.tag == "{http://www.w3.org/2000/svg}svg"

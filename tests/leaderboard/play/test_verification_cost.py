@@ -36,10 +36,17 @@ STATEMENTS = {
 
 
 def submitted(player, deal, actions, minutes=30) -> Submission:
-    attempt = Attempt.objects.create(player=player, deal_code=format_code(deal.number, "D"), deal_number=deal.number,
-                                     daily_date=deal.date, ranked=True, started_at=timezone.now() - timedelta(minutes=minutes))
-    return intake.submission_create(attempt=attempt, player=player, actions=actions,
-                                      times=times_within(len(actions), minutes * 60_000))
+    attempt = Attempt.objects.create(
+        player=player,
+        deal_code=format_code(deal.number, "D"),
+        deal_number=deal.number,
+        daily_date=deal.date,
+        ranked=True,
+        started_at=timezone.now() - timedelta(minutes=minutes),
+    )
+    return intake.submission_create(
+        attempt=attempt, player=player, actions=actions, times=times_within(len(actions), minutes * 60_000)
+    )
 
 
 def verify_counted(submission, capture) -> list[str]:
@@ -60,7 +67,8 @@ def test_statements_of_a_verified_daily_win(make_player, today_deal, won_game, d
 
 
 def test_statements_of_a_verified_daily_loss_better_and_worse(
-        make_player, today_deal, won_game, django_capture_on_commit_callbacks):
+    make_player, today_deal, won_game, django_capture_on_commit_callbacks
+):
     player = make_player()
     lost = submitted(player, today_deal, won_game["actions"][:-1])
     assert len(verify_counted(lost, django_capture_on_commit_callbacks)) == STATEMENTS["daily loss"]
@@ -75,8 +83,7 @@ def versions(board: str) -> tuple:
     return cache.cache.get(cache._version_key(board)), cache.cache.get(cache._top_version_key(board))
 
 
-def test_a_worse_result_leaves_the_index_and_the_cached_pages_alone(
-        make_player, play, today_deal, won_game, settings):
+def test_a_worse_result_leaves_the_index_and_the_cached_pages_alone(make_player, play, today_deal, won_game, settings):
     settings.DAILY_RANKED_ATTEMPTS = 3  # all three tries ranked: a player's best result stands
     player = make_player()
     code, board = format_code(today_deal.number, "D"), board_key(today_deal)
@@ -92,7 +99,8 @@ def test_a_worse_result_leaves_the_index_and_the_cached_pages_alone(
 
 
 def test_a_submission_whose_attempt_started_in_an_earlier_month_is_claimed_too(
-        make_player, today_deal, won_game, django_capture_on_commit_callbacks):
+    make_player, today_deal, won_game, django_capture_on_commit_callbacks
+):
     # The claim looks in this month's partition first; an older attempt's submission is found
     # by a second claim over every partition, and verifies as any other.
     player = make_player()
@@ -104,7 +112,8 @@ def test_a_submission_whose_attempt_started_in_an_earlier_month_is_claimed_too(
 
 
 def test_this_months_claim_names_the_partition_key(
-        make_player, today_deal, won_game, django_capture_on_commit_callbacks):
+    make_player, today_deal, won_game, django_capture_on_commit_callbacks
+):
     # Both statements on the submission carry its partition's key, so PostgreSQL plans one partition.
     player = make_player()
     submission = submitted(player, today_deal, won_game["actions"])

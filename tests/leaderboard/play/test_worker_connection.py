@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 def submit(player) -> int:
     """A one-action log (a legal, lost game), queued for the worker at commit."""
-    attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
-                                     started_at=timezone.now() - timedelta(minutes=5))
+    attempt = Attempt.objects.create(
+        player=player, deal_code="EH1-N-AAAAAAF", deal_number=5, started_at=timezone.now() - timedelta(minutes=5)
+    )
     return intake.submission_create(attempt=attempt, player=player, actions=["s"]).pk
 
 
@@ -33,8 +34,10 @@ def verified(submission_id: int, worker: Worker, tasks: int) -> None:
 def worker_backends() -> set[tuple]:
     """The other sessions on the test database: the worker's (this process has one)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pid, backend_start FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pid, backend_start FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
         return set(cursor.fetchall())
 
 
@@ -76,8 +79,9 @@ def test_a_kept_connection_dropped_between_tasks_does_not_fail_the_next_task(sta
     proxy = TcpProxy((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
     proxy.up()
     try:
-        worker = start_worker(DATABASE_CONN_MAX_AGE=60,
-                              DATABASE_URL=database_url().replace(f":{db['PORT'] or 5432}/", f":{proxy.port}/"))
+        worker = start_worker(
+            DATABASE_CONN_MAX_AGE=60, DATABASE_URL=database_url().replace(f":{db['PORT'] or 5432}/", f":{proxy.port}/")
+        )
         first = submit(player)
         verified(first, worker, 1)
         before = worker_backends()

@@ -24,8 +24,9 @@ def signed_up(name: str) -> APIClient:
 def start_attempt(client, code: str, minutes_ago: float = 20) -> str:
     attempt = client.post("/api/attempts/", {"deal": code}, format="json").json()["id"]
     # The player took this long to play: keeps the result plausible at a human pace.
-    Attempt.objects.filter(pk=attempt).update(started_at=Attempt.objects.get(pk=attempt).started_at
-                                              - timedelta(minutes=minutes_ago))
+    Attempt.objects.filter(pk=attempt).update(
+        started_at=Attempt.objects.get(pk=attempt).started_at - timedelta(minutes=minutes_ago)
+    )
     return attempt
 
 
@@ -52,9 +53,17 @@ def test_a_player_plays_the_daily_deal_and_is_ranked(worker):
     board = alice.get("/api/leaderboards/daily/?around=me").json()
     assert board["me"] == 1
     assert board["results"][0] | {"submitted_at": None} == {
-        "rank": 1, "player": "alice", "won": True, "moves": expected.moves, "score": expected.score,
-        "duration_ms": result["duration_ms"], "clean": True, "hints": 0, "submission": result["id"],
-        "submitted_at": None}
+        "rank": 1,
+        "player": "alice",
+        "won": True,
+        "moves": expected.moves,
+        "score": expected.score,
+        "duration_ms": result["duration_ms"],
+        "clean": True,
+        "hints": 0,
+        "submission": result["id"],
+        "submitted_at": None,
+    }
 
     again = alice.post(f"/api/attempts/{attempt}/submission", played, format="json")
     assert again.status_code == 409
@@ -86,8 +95,9 @@ def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
 
     settings.SUBMISSION_MAX_ACTIONS = 800_000
     player = accounts.user_signup(username="carol", password=PASSWORD)
-    attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
-                                     started_at=timezone.now() - timedelta(days=2))
+    attempt = Attempt.objects.create(
+        player=player, deal_code="EH1-N-AAAAAAF", deal_number=5, started_at=timezone.now() - timedelta(days=2)
+    )
     long_log = ["s", "u"] * 400_000  # a replay of a few seconds
     submission = intake.submission_create(attempt=attempt, player=player, actions=long_log)
     wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verifying").exists(), interval=0.01)

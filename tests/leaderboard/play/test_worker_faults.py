@@ -34,8 +34,10 @@ def token_client(player) -> APIClient:
 
 def task_done(worker, task_id: str, timeout: float = 30) -> None:
     """Wait for the worker's log to report the task finished."""
-    wait_for(lambda: re.search(rf"\[{task_id}\] (succeeded|raised)", worker.log_path.read_text(errors="replace")),
-             timeout=timeout)
+    wait_for(
+        lambda: re.search(rf"\[{task_id}\] (succeeded|raised)", worker.log_path.read_text(errors="replace")),
+        timeout=timeout,
+    )
 
 
 def status_of(submission_id: int) -> str:
@@ -47,8 +49,9 @@ def test_a_worker_killed_mid_verification_is_recovered_by_beat_and_verified_once
     first = workers()
     player = make_player("alice")
     # Played over two days: 800,000 actions at a human pace, so the result is plausible.
-    attempt = Attempt.objects.create(player=player, deal_code="EH1-N-AAAAAAF", deal_number=5,
-                                     started_at=timezone.now() - timedelta(days=2))
+    attempt = Attempt.objects.create(
+        player=player, deal_code="EH1-N-AAAAAAF", deal_number=5, started_at=timezone.now() - timedelta(days=2)
+    )
     submission = intake.submission_create(attempt=attempt, player=player, actions=LONG_LOG)  # queued at commit
 
     wait_for(lambda: status_of(submission.pk) == "verifying", timeout=30, interval=0.01)
@@ -88,8 +91,7 @@ def test_a_task_delivered_twice_verifies_once(workers, make_player, won_game):
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
     attempt.refresh_from_db()
     submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
-    duplicates = [celery_app.send_task("leaderboard.tasks.verify_submission", args=[submission.pk])
-                  for _ in range(2)]
+    duplicates = [celery_app.send_task("leaderboard.tasks.verify_submission", args=[submission.pk]) for _ in range(2)]
     for task in duplicates:
         task_done(worker, task.id)
     wait_for(lambda: status_of(submission.pk) == "verified")
@@ -98,8 +100,9 @@ def test_a_task_delivered_twice_verifies_once(workers, make_player, won_game):
     assert BoardEntry.objects.filter(submission=done).count() == 1
 
 
-def test_redis_stopped_when_a_player_submits_nothing_is_lost(redis_server, app_on_redis, workers, make_player,
-                                                             won_game):
+def test_redis_stopped_when_a_player_submits_nothing_is_lost(
+    redis_server, app_on_redis, workers, make_player, won_game
+):
     """The broker is our own redis-server: it is stopped while the player submits, then
     started again (empty, as after a crash without persistence)."""
     app_on_redis(redis_server.url)
@@ -107,8 +110,9 @@ def test_redis_stopped_when_a_player_submits_nothing_is_lost(redis_server, app_o
     player = make_player("alice")
     client = token_client(player)
     attempt = client.post("/api/attempts/", {"deal": won_game["deal"]}, format="json").json()["id"]
-    Attempt.objects.filter(pk=attempt).update(started_at=Attempt.objects.get(pk=attempt).started_at
-                                              - timedelta(minutes=30))
+    Attempt.objects.filter(pk=attempt).update(
+        started_at=Attempt.objects.get(pk=attempt).started_at - timedelta(minutes=30)
+    )
     number = parse_code(won_game["deal"]).number
 
     redis_server.stop()
@@ -124,8 +128,11 @@ def test_redis_stopped_when_a_player_submits_nothing_is_lost(redis_server, app_o
 
     redis_server.start()  # back, and empty: whatever was queued before is gone
     wait_for(lambda: worker.log_path.read_text().count("Connected to redis://") >= 2, timeout=45)
-    beat = celery_app.send_task("leaderboard.tasks.requeue_stale_submissions",
-                                retry=True, retry_policy={"max_retries": 10, "interval_start": 0.2})
+    beat = celery_app.send_task(
+        "leaderboard.tasks.requeue_stale_submissions",
+        retry=True,
+        retry_policy={"max_retries": 10, "interval_start": 0.2},
+    )
     task_done(worker, beat.id)
     wait_for(lambda: status_of(stored.pk) == "verified", timeout=30, interval=0.1)
 

@@ -19,10 +19,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
 from e2e.driver import BoardPlayer
+from playwright.sync_api import expect, sync_playwright
+
 from games import parse_code
 from tools.stack.process import ROOT, descendants, free_port
 
