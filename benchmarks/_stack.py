@@ -52,7 +52,8 @@ SERVER_ENV = {
     "DJANGO_LOG_LEVEL": "WARNING",
     # One benchmark client sends for many players from one address: no throttling here.
     "THROTTLE_SUBMISSION": "1000000/s",
-    "THROTTLE_SIGNUP": "1000000/s",
+    "SIGNUPS_PER_HOUR": "100000000",
+    "SIGNUPS_PER_DAY": "100000000",
     "THROTTLE_LOGIN": "1000000/s",
     "THROTTLE_HINT": "1000000/s",
 }
