@@ -24,10 +24,10 @@ RUN DJANGO_SECRET_KEY=collectstatic-only DAILY_DEAL_SECRET=collectstatic-only \
     ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
 
 # beat's schedule lives in /var/lib/easyharp, the metrics' files of every process in
-# /var/lib/easyharp-metrics (volumes in compose), owned by the app's user.
+# /var/lib/easyharp/metrics (volumes in compose), owned by the app's user.
 RUN useradd --system --uid 10001 --no-create-home --home-dir /app easyharp \
-    && mkdir -p /var/lib/easyharp /var/lib/easyharp-metrics \
-    && chown easyharp /var/lib/easyharp /var/lib/easyharp-metrics
+    && mkdir -p /var/lib/easyharp/metrics \
+    && chown easyharp /var/lib/easyharp /var/lib/easyharp/metrics
 USER easyharp
 
 EXPOSE 8000

@@ -78,9 +78,12 @@ class PerAddressThrottle(ScopedCountThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-def address_block(address: str) -> str:
+def address_block(address: str | None) -> str:
     """The block a client address is counted by: an IPv4 address whole, an IPv6 address by its
-    /64 (an IPv4-mapped IPv6 address as its IPv4 address). Anything else, as it came."""
+    /64 (an IPv4-mapped IPv6 address as its IPv4 address). Anything else, as it came; none (a
+    request without REMOTE_ADDR, as DRF's get_ident gives it), one shared block."""
+    if not address:
+        return "none"
     try:
         ip = ipaddress.ip_address(address.strip())
     except ValueError:

@@ -204,6 +204,8 @@ class Stack:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.folder = folder
+        # The image's folders that compose's volumes and files name (the Dockerfile makes them).
+        (folder / "metrics").mkdir(parents=True, exist_ok=True)
         self.extra_environment = {
             **EXTRA_ENVIRONMENT,
             "DJANGO_STATIC_ROOT": str(folder / "staticfiles"),

@@ -65,6 +65,7 @@ def test_ipv6_addresses_of_one_64_share_a_limit_and_another_64_does_not(clock):
     assert signup_allowed("2001:db8:1:3::1")
     assert address_block("2001:DB8:1:2::1") == "2001:db8:1:2::/64"
     assert address_block("::ffff:192.0.2.1") == address_block("192.0.2.1") == "192.0.2.1"
+    assert address_block(None) == address_block("") == "none"  # no REMOTE_ADDR: one block, no 500
 
 
 def test_the_sign_up_endpoint_is_held_to_the_window(clock, settings):
