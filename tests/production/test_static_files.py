@@ -64,8 +64,8 @@ def get(url: str, **headers) -> tuple[int, dict[str, str], bytes]:
 
 def test_hashed_files_are_compressed_and_cached_a_year(web):
     paths = manifest(web)
-    hashed = paths["frontend/play.js"]
-    assert re.fullmatch(r"frontend/play\.[0-9a-f]{12}\.js", hashed)
+    hashed = paths["frontend/pages/play.js"]
+    assert re.fullmatch(r"frontend/pages/play\.[0-9a-f]{12}\.js", hashed)
     url = f"{web.url}/static/{hashed}"
     for encoding in ("br", "gzip"):
         status, headers, body = get(url, **{"Accept-Encoding": encoding})
@@ -96,8 +96,8 @@ def test_the_service_worker_caches_the_hashed_names(web):
     paths = manifest(web)
     status, _headers, body = get(f"{web.url}/sw.js")
     assert status == 200
-    assert f'"/static/{paths["frontend/play.js"]}"' in body.decode()
-    assert '"/static/frontend/play.js"' not in body.decode()
+    assert f'"/static/{paths["frontend/pages/play.js"]}"' in body.decode()
+    assert '"/static/frontend/pages/play.js"' not in body.decode()
 
 
 def access_lines(stack: Stack) -> list[dict]:
