@@ -188,18 +188,8 @@ def rss_mb(pid: int) -> float:
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def tree(pid: int) -> list[int]:
-    """A process and all its descendants."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        try:
-            for task in Path(f"/proc/{current}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return found
+#: A process and all its descendants (the supervisor's own walk of /proc).
+tree = descendants
 
 
 def cpu_ticks(pid: int) -> int:
