@@ -63,6 +63,8 @@ class Scope:
     top: bool = False
     #: The caller's own answer (around=me, a group's board): ``Cache-Control: private``.
     personal: bool = False
+    #: A top page's (page, page size), as the URL asks for it.
+    page: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,11 +80,12 @@ def request_scope(request, board: str, group: int | None = None) -> Scope:
     headers only, nothing authenticated or looked up."""
     params = request.GET
     personal = group is not None or "around" in params
-    top = False
+    top, shown = False, None
     if not personal:
         page, size = params.get("page", "1"), params.get("page_size", str(settings.BOARD_PAGE_SIZE))
         if all(text.isascii() and text.isdigit() and len(text) <= _DIGITS for text in (page, size)):
             top = int(page) * int(size) <= cache.TOP_RANKS  # as reads.board_page caches it
+            shown = (int(page), int(size)) if top else None
     meta = request.META
     credential = (
         f"{meta.get('HTTP_AUTHORIZATION', '')}\n{request.COOKIES.get(settings.SESSION_COOKIE_NAME, '')}"
@@ -92,22 +95,30 @@ def request_scope(request, board: str, group: int | None = None) -> Scope:
     what = "\n".join(
         (meta.get("QUERY_STRING", ""), meta.get("HTTP_ACCEPT", ""), getattr(request, "LANGUAGE_CODE", ""), credential)
     )
-    return Scope(board, what, group, top, personal)
+    return Scope(board, what, group, top, personal, shown)
 
 
 def versions(scope: Scope) -> Versions | None:
     """The scope's versions now, in one round trip (MGET); None when Redis is away (no tag,
     no 304: every request is answered whole)."""
+    return read(scope)[0]
+
+
+def read(scope: Scope, also: list[str] | tuple[str, ...] = ()) -> tuple[Versions | None, dict]:
+    """``versions``, and the values of the cache keys ``also`` (None: missing), in the same
+    round trip: the cached answer that a view sends when the tag no longer holds."""
     version_key, top_key = cache.version_keys(scope.board)
     keys = [EPOCH_KEY, version_key, top_key]
     if scope.group is not None:
         keys.append(cache.group_key(scope.group))
-    found = django_cache.get_many(keys)  # a Redis error answers {}: as if the epoch were lost
+    found = django_cache.get_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
     epoch = found.get(EPOCH_KEY) or _epoch_start()
     if not epoch:
-        return None
+        return None, {}
     group = found.get(keys[3], 0) if scope.group is not None else 0
-    return Versions(epoch, found.get(version_key, 0), found.get(top_key, 0), group)
+    return Versions(epoch, found.get(version_key, 0), found.get(top_key, 0), group), {
+        key: found.get(key) for key in also
+    }
 
 
 @cache.unless_unreachable(None)

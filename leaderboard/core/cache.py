@@ -126,13 +126,23 @@ def cached(board: str, part: str, compute, *, last_rank: int | None = None):
     return cached_at(board, part, compute, last_rank=last_rank)[0]
 
 
-def cached_at(board: str, part: str, compute, *, last_rank: int | None = None) -> tuple:
+def part_keys(board: str, part: str) -> list[str]:
+    """The keys that ``cached_at`` reads for ``part`` of ``board``, in one round trip: a reader
+    that reads them beforehand with keys of its own (``api.live``) passes them as ``held``."""
+    return [_version_key(board), _top_version_key(board), f"board:{board}:{part}"]
+
+
+def cached_at(board: str, part: str, compute, *, last_rank: int | None = None, held: dict | None = None) -> tuple:
     """``cached``, as ``(value, version, top version)``: the board's versions the value shows
     (a top page served after changes below it shows older ones than the board's; its ETag says
-    so, ``boards.live``)."""
+    so, ``boards.live``). ``held``: the values of ``part_keys`` already read (a missing key's
+    None), so that a page whose tag the view read costs no second round trip."""
     top = last_rank is not None and last_rank <= TOP_RANKS
-    version_key, top_key, key = _version_key(board), _top_version_key(board), f"board:{board}:{part}"
-    found = cache.get_many([version_key, top_key, key])
+    version_key, top_key, key = keys = part_keys(board, part)
+    if held is not None and all(name in held for name in keys):
+        found = {name: held[name] for name in keys if held[name] is not None}
+    else:
+        found = cache.get_many(keys)
     version, top_version = found.get(version_key, 0), found.get(top_key, 0)
     stored = found.get(key)
     now = time.time()

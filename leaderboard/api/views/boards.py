@@ -23,6 +23,9 @@ from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, LiveView
 class BoardView(LiveView):
     permission_classes = [AllowAny]
 
+    def live_keys(self, scope):
+        return reads.top_page_keys(scope.board, *scope.page) if scope.page else []
+
     def board_answer(self, request, board: str):
         size = int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
         around = request.query_params.get("around")
@@ -33,7 +36,7 @@ class BoardView(LiveView):
                 raise NotAuthenticated(_("Log in to see your own rank."))
             return self.live_answer(reads.board_around(board, request.user, radius=size // 2))
         page = int_param(request, "page", 1, 1, 1_000_000)
-        return self.live_answer(*reads.board_page_at(board, page, size))
+        return self.live_answer(*reads.board_page_at(board, page, size, held=self.live_held))
 
 
 class DailyBoardView(BoardView):

@@ -31,9 +31,16 @@ class LiveView(APIView):
     """A board read that pages poll (``boards.live``): its answer carries an ETag, and a GET
     whose If-None-Match still holds is answered 304 here, before DRF authenticates anyone or
     the view reads anything: one Redis round trip, no SQL. The versions are read before the
-    rows, so the tag of a 200 is never newer than its rows."""
+    rows, so the tag of a 200 is never newer than its rows; the same round trip reads the
+    cached answer (``live_keys``), so a cached top page costs no other."""
 
     live_read: tuple[live.Scope, live.Versions] | None = None  # the answer's tag: what was read
+    live_held: dict | None = None  # the values of ``live_keys`` read with the versions
+
+    def live_keys(self, scope: live.Scope) -> list[str]:
+        """Cache keys that the answer of ``scope`` reads, to read with its versions in one
+        round trip (none by default)."""
+        return []
 
     def live_board(self, request, *args: Any, **kwargs: Any) -> tuple[str, int | None] | None:
         """``(board, group id or None)`` that the GET reads, from its URL alone (no lookup);
@@ -41,16 +48,16 @@ class LiveView(APIView):
         raise NotImplementedError
 
     def dispatch(self, request, *args, **kwargs):
-        self.live_read = None
+        self.live_read = self.live_held = None
         found = self.live_board(request, **kwargs) if request.method == "GET" else None
         if found is not None:
             scope = live.request_scope(request, *found)
-            current = live.versions(scope)
+            current, held = live.read(scope, self.live_keys(scope))
             if current is not None:
-                held = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
-                if held:
-                    return live.not_modified(held, scope)
-                self.live_read = scope, current
+                tag = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
+                if tag:
+                    return live.not_modified(tag, scope)
+                self.live_read, self.live_held = (scope, current), held
         return super().dispatch(request, *args, **kwargs)
 
     def live_answer(self, body: bytes, shown: tuple[int, int] | None = None) -> JSONBytesResponse:

@@ -27,21 +27,34 @@ def board_page(board: str, page: int, page_size: int) -> bytes:
     return board_page_at(board, page, page_size)[0]
 
 
-def board_page_at(board: str, page: int, page_size: int) -> tuple[bytes, tuple[int, int] | None]:
+def top_page_keys(board: str, page: int, page_size: int) -> list[str]:
+    """The cache keys that reading a top page looks up (none for a deeper page): a view that
+    reads them with its tag's versions (``api.live``) passes their values to ``board_page_at``."""
+    return cache.part_keys(board, _part(page, page_size)) if page * page_size <= cache.TOP_RANKS else []
+
+
+def _part(page: int, page_size: int) -> str:
+    return f"page-json:{page}:{page_size}"
+
+
+def board_page_at(
+    board: str, page: int, page_size: int, held: dict | None = None
+) -> tuple[bytes, tuple[int, int] | None]:
     """``board_page``, and the board's (version, top version) that a cached top page shows
-    (``cache.cached_at``); None for a page computed now (as new as any version read before)."""
-    source = store_for(board)
+    (``cache.cached_at``); None for a page computed now (as new as any version read before).
+    ``held``: the values of ``top_page_keys`` read already. The store is asked only for a page
+    that is computed: a cached top page is one round trip, or none with ``held``."""
 
     def compute():
         offset = (page - 1) * page_size
-        found, total = source.page(offset, page_size)
+        found, total = store_for(board).page(offset, page_size)
         head = {"board": board, "count": total, "page": page, "page_size": page_size}
         return rows.page_json(head, offset + 1, found)
 
     last_rank = page * page_size
     if last_rank > cache.TOP_RANKS:
         return compute(), None
-    body, version, top = cache.cached_at(board, f"page-json:{page}:{page_size}", compute, last_rank=last_rank)
+    body, version, top = cache.cached_at(board, _part(page, page_size), compute, last_rank=last_rank, held=held)
     return body, (version, top)
 
 

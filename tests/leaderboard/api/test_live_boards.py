@@ -4,6 +4,7 @@ is authenticated, and a new verified result (ranked by the verification task, in
 real PostgreSQL and Redis) makes the next poll a 200 with a new tag."""
 
 import pytest
+import redis
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
 from rest_framework.test import APIClient
 
@@ -44,6 +45,7 @@ def names(response) -> list[str]:
 
 def test_a_board_page_is_tagged_and_a_poll_that_still_holds_is_a_304(make_player, play, today_deal, won_game):
     play(make_player("ann"), daily_code(today_deal), won_game["actions"])
+    index_built()
     client = APIClient()
     first = client.get(DAY_PAGE)
     tag = first["ETag"]
@@ -114,6 +116,34 @@ def test_a_304_reads_no_sql_with_a_session_or_a_token(
         held = poll(browser, AROUND, tag)
     # The session was not even read (it would have added Vary: Cookie).
     assert held.status_code == 304 and "Cookie" not in held.get("Vary", "") and "sessionid" not in held.cookies
+
+
+@pytest.fixture
+def redis_round_trips(monkeypatch):
+    """The round trips to Redis made meanwhile: each command or pipeline sent (the real
+    server answers them)."""
+    sent: list[bytes] = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(b"".join(command) if isinstance(command, list) else command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counted)
+    return sent
+
+
+def test_a_cached_top_page_costs_one_redis_round_trip_and_no_sql(
+    make_player, play, today_deal, won_game, django_assert_num_queries, redis_round_trips
+):
+    play(make_player("ann"), daily_code(today_deal), won_game["actions"])
+    index_built()
+    first = APIClient().get(DAY_PAGE)  # the page is cached now, at the board's versions
+    redis_round_trips.clear()
+    with django_assert_num_queries(0):
+        again = APIClient().get(DAY_PAGE)  # no tag: a whole answer, from the cache
+    assert again.status_code == 200 and again.content == first.content and names(again) == ["ann"]
+    assert len(redis_round_trips) == 1 and redis_round_trips[0].count(b"MGET") == 1
 
 
 def test_a_top_page_keeps_its_tag_while_changes_land_below_it_for_a_while(monkeypatch):
