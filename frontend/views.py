@@ -18,7 +18,6 @@ import games
 from games.cards import DECK_SIZE
 from games.deal import COLUMNS
 from games.game import FOUNDATIONS, HISTORY_LIMIT
-
 from leaderboard.record.models import is_guest
 
 from . import offline
