@@ -342,6 +342,8 @@ CELERY_BEAT_SCHEDULE = {
     "freeze-days": {"task": "leaderboard.tasks.freeze_days", "schedule": 600.0},
     "evict-idle-boards": {"task": "leaderboard.tasks.evict_idle_boards", "schedule": 3600.0},
     "create-partitions": {"task": "leaderboard.tasks.create_partitions", "schedule": 86400.0},
+    "submit-unfinished-dailies": {"task": "leaderboard.tasks.submit_unfinished_dailies", "schedule": 60.0},
+    "forget-guests": {"task": "leaderboard.tasks.forget_guests", "schedule": 3600.0},
 }
 
 # --------------------------------------------------------------------------------------
@@ -359,6 +361,9 @@ MAX_ACTIONS_PER_SECOND = env_int("MAX_ACTIONS_PER_SECOND", 10, min_value=1)
 # A daily submission is accepted until the day's close (midnight UTC) plus this grace; the
 # day's solution and every player's log of it are public from then on.
 DAILY_GRACE_SECONDS = env_int("DAILY_GRACE_SECONDS", 900, min_value=0)
+# An unclaimed guest player with no attempt started for this many days is deleted, with its
+# games (beat, hourly: leaderboard/accounts/guests.py); its browser's session lasts as long.
+GUEST_KEEP_DAYS = env_int("GUEST_KEEP_DAYS", 30, min_value=1)
 # A numbered deal's Redis index with no write for this many days is dropped (beat); the next
 # reader rebuilds it from PostgreSQL (leaderboard/boards/services/idle.py).
 BOARD_IDLE_DAYS = env_int("BOARD_IDLE_DAYS", 7, min_value=1)
@@ -426,6 +431,7 @@ REST_FRAMEWORK = {
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
+        "draft": env_str("THROTTLE_DRAFT", "20/minute"),
     },
 }
 

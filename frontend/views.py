@@ -18,6 +18,7 @@ import games
 from games.cards import DECK_SIZE
 from games.deal import COLUMNS
 from games.game import FOUNDATIONS, HISTORY_LIMIT
+from leaderboard.record.models import is_guest
 
 from . import offline
 
@@ -26,13 +27,16 @@ def _page(request, template: str, page: dict, status: int = 200, **extra):
     """Render a page; ``page`` reaches the scripts as JSON (json_script), with the viewer;
     ``extra`` is more context for the template alone."""
     user = request.user
+    guest = user.is_authenticated and is_guest(user)  # a guest has no name yet (leaderboard.accounts.guests)
     context = {
         **extra,
+        "guest": guest,
         "page": {
             **page,
             "user": {
-                "username": user.username if user.is_authenticated else None,
+                "username": user.username if user.is_authenticated and not guest else None,
                 "authenticated": user.is_authenticated,
+                "guest": guest,
             },
         },
     }

@@ -4,6 +4,7 @@ the record of play (``record.models``), the frozen boards (``boards.models``), t
 
 from .boards.models import FrozenBoard
 from .groups.models import Group, Membership
+from .play.models import AttemptDraft
 from .record.models import (
     ArchivedMonth,
     Attempt,
@@ -17,6 +18,7 @@ from .record.models import (
 __all__ = [
     "ArchivedMonth",
     "Attempt",
+    "AttemptDraft",
     "BoardEntry",
     "DailyDeal",
     "FlaggedSubmission",

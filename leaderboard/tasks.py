@@ -6,13 +6,14 @@ from datetime import timedelta
 
 from celery import shared_task
 
+from .accounts import guests
 from .boards import freeze
 from .boards.services import entries, idle, rebuild
 from .core import days
 from .history.services import partitions
 from .models import Submission
 from .play.services import deal as daily
-from .play.services import intake, verification
+from .play.services import drafts, intake, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -68,3 +69,16 @@ def create_partitions() -> list[str]:
     """Beat: the monthly partitions of attempts and submissions, PARTITION_MONTHS_AHEAD months
     ahead (``partitions``); nothing when they exist."""
     return partitions.months_ensure()
+
+
+@shared_task(ignore_result=True)
+def submit_unfinished_dailies() -> int:
+    """Beat: once a day is final, the last log saved of each ranked try never sent becomes its
+    result, verified like any other (``drafts``)."""
+    return drafts.drafts_submit()
+
+
+@shared_task(ignore_result=True)
+def forget_guests() -> int:
+    """Beat: delete the unclaimed guests idle for GUEST_KEEP_DAYS days (``guests``)."""
+    return guests.guests_forget()

@@ -126,12 +126,13 @@ class LoginAxesHandler(AxesDatabaseHandler):
     API's log-in (which the pages' form posts to) count the same failures of one account from
     one address, so an account locked on one is locked on all.
 
-    Skipped, as writes that lock nothing: the log-in that a sign-up makes (a new account has no
-    failures to reset) and log-outs outside the admin."""
+    Skipped, as writes that lock nothing: the log-in that a sign-up or a new guest makes (a new
+    account has no failures to reset), the one of a guest keeping its result, and log-outs
+    outside the admin."""
 
     def user_logged_in(self, sender, request, user, **kwargs):
         match = getattr(request, "resolver_match", None)
-        if match is None or match.url_name != "signup":
+        if match is None or match.url_name not in ("signup", "guest", "keep"):
             super().user_logged_in(sender, request, user, **kwargs)
 
     def user_logged_out(self, sender, request, user, **kwargs):

@@ -18,13 +18,19 @@ User = get_user_model()
 def user_signup(*, username: str, password: str):
     """Create a player; Django's password validators decide what a good password is. The name
     is stored NFKC-normalised and must not look like another player's (``names``)."""
+    username = signup_checked(username=username, password=password)
+    return account_named(User(), username, password)
+
+
+def signup_checked(*, username: str, password: str, player_id: int | None = None) -> str:
+    """The sign-up's checks of a name and a password, for a new account or for the guest
+    ``player_id`` keeping its result (``guests``): the name as it is stored, or the refusal."""
     username = names.normalized(username or "").strip()
     if not username:
         raise Invalid(_("Choose a username."), code="username_required")
-    if User.objects.filter(username__iexact=username).exists():
+    if User.objects.filter(username__iexact=username).exclude(pk=player_id).exists():
         raise _taken(username)
-    key = names.name_key(username)
-    if PlayerName.objects.filter(key=key).exists():
+    if PlayerName.objects.filter(key=names.name_key(username)).exclude(player_id=player_id).exists():
         raise _looks_alike(username)
     candidate = User(username=username)
     try:
@@ -37,19 +43,30 @@ def user_signup(*, username: str, password: str):
             _("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
             code="username_mixed_scripts",
         )
-    candidate.set_password(password)
+    return username
+
+
+def account_named(player, username: str, password: str):
+    """Save ``player`` (a new account, or a guest keeping its result) under a name and password
+    that passed ``signup_checked``, with its stats row: the name, its look-alike key and the
+    stats, or none of them."""
+    key = names.name_key(username)
+    player.username = username
+    player.set_password(password)
     try:
-        with transaction.atomic():  # the account, its stats row and its name's key, or none
+        with transaction.atomic():
             _lock_username(username)
-            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
+            if User.objects.filter(username__iexact=username).exclude(pk=player.pk).exists():  # taken while we checked
                 raise _taken(username)
-            candidate.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
-            PlayerStats.objects.create(player=candidate)
+            player.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
+            if not PlayerName.objects.filter(player=player, key=key).exists():  # a rename that lost the race
+                raise _looks_alike(username)
+            PlayerStats.objects.get_or_create(player=player)
     except IntegrityError:
         if PlayerName.objects.filter(key=key).exists():
             raise _looks_alike(username) from None
         raise _taken(username) from None
-    return candidate
+    return player
 
 
 def _taken(username: str) -> Conflict:

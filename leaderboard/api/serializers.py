@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 import games
 
+from ..boards.selectors.pages import rank_if_kept
 from ..core import days
 from ..core.errors import refusal_words
 from ..record.models import Attempt, Submission
@@ -20,10 +21,16 @@ class CredentialsIn(serializers.Serializer):
 
 
 class AccountOut(serializers.Serializer):
-    username = serializers.CharField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="null for a guest (no name yet) or signed out.")
     authenticated = serializers.BooleanField()
+    guest = serializers.BooleanField(help_text="A guest player: its results rank once it keeps them (auth/keep/).")
     is_staff = serializers.BooleanField()
     token = serializers.CharField(required=False)
+
+
+class DraftOut(serializers.Serializer):
+    actions = serializers.IntegerField(help_text="Actions in the log kept.")
+    saved_at = serializers.DateTimeField(help_text="The server's clock when the log arrived.")
 
 
 class DailyAttemptOut(serializers.Serializer):
@@ -172,6 +179,12 @@ class SubmissionOut(serializers.ModelSerializer):
     error_code = serializers.SerializerMethodField(
         help_text="The engine's reason code for the rejection (games.refusals), or null."
     )
+    guest = serializers.BooleanField(
+        read_only=True, help_text="A guest's result, off the boards until the guest keeps it (auth/keep/)."
+    )
+    guest_rank = serializers.SerializerMethodField(
+        help_text="To its guest: the rank of N the result would have on its board if kept now, or null."
+    )
 
     class Meta:
         model = Submission
@@ -206,6 +219,8 @@ class SubmissionOut(serializers.ModelSerializer):
             "practice",
             "copy_of",
             "on_boards",
+            "guest",
+            "guest_rank",
             "actions",
             "times",
             "tempo",
@@ -237,6 +252,14 @@ class SubmissionOut(serializers.ModelSerializer):
     def get_times(self, submission) -> list[int] | None:
         """The browser's time of each action, shown with the log."""
         return submission.times if self.context["log_visible"] and not submission.archived else None
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True, "properties": {"rank": {"type": "integer"}, "count": {"type": "integer"}}}
+    )
+    def get_guest_rank(self, submission) -> dict | None:
+        if not submission.guest or self.context["request"].user.pk != submission.player_id:
+            return None
+        return rank_if_kept(submission)
 
     @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
     def get_tempo(self, submission) -> dict | None:

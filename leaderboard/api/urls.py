@@ -1,18 +1,21 @@
 from django.urls import include, path, re_path
 
 from .errors import api_not_found
-from .views import accounts, boards, play
+from .views import accounts, boards, drafts, guests, play
 
 urlpatterns = [
     path("auth/signup/", accounts.SignupView.as_view(), name="signup"),
     path("auth/login/", accounts.LoginView.as_view(), name="login"),
     path("auth/logout/", accounts.LogoutView.as_view(), name="logout"),
     path("auth/me/", accounts.MeView.as_view(), name="me"),
+    path("auth/guest/", guests.GuestView.as_view(), name="guest"),
+    path("auth/keep/", guests.KeepView.as_view(), name="keep"),
     path("daily/", play.DailyTodayView.as_view(), name="daily-today"),
     path("daily/<str:day>/", play.DailyView.as_view(), name="daily"),
     path("attempts/", play.AttemptsView.as_view(), name="attempts"),
     path("attempts/<uuid:attempt_id>/", play.AttemptView.as_view(), name="attempt"),
     path("attempts/<uuid:attempt_id>/submission", play.SubmissionCreateView.as_view(), name="submission-create"),
+    path("attempts/<uuid:attempt_id>/draft", drafts.DraftView.as_view(), name="draft"),
     path("hints/", play.HintView.as_view(), name="hint"),
     path("submissions/<int:submission_id>/", play.SubmissionView.as_view(), name="submission"),
     path("leaderboards/daily/", boards.DailyBoardTodayView.as_view(), name="board-daily-today"),

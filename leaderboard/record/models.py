@@ -79,7 +79,9 @@ class SubmissionStatus(models.TextChoices):
 UNFINISHED = (SubmissionStatus.PENDING, SubmissionStatus.VERIFYING)
 
 #: "On the boards", the one definition: a verified result that staff did not hide, that is not
-#: flagged, not a practice game and no copy. It ranks, and counts for the stats and streaks.
+#: flagged, not a practice game, no copy and not a guest's (an unclaimed guest's, or one claimed
+#: only after its day was final: ``accounts.guests``). It ranks, and counts for the stats and
+#: streaks.
 #: ``Submission.on_boards`` (a row), ``Submission.objects.on_boards()`` (a queryset) and
 #: ``on_boards_sql`` (plain SQL) are made of it.
 ON_BOARDS = {
@@ -88,7 +90,17 @@ ON_BOARDS = {
     "flagged": False,
     "practice": False,
     "copy_of_id": None,
+    "guest": False,
 }
+
+#: The name a guest player carries until it keeps its result (``accounts.guests``): "~" is not
+#: a character of a username (Django's validator), so no sign-up can take or imitate it.
+GUEST_PREFIX = "~guest-"
+
+
+def is_guest(player) -> bool:
+    """A guest player: a player with no name or password yet, bound to one browser."""
+    return player.username.startswith(GUEST_PREFIX)
 
 
 def on_boards_sql(alias: str = "") -> str:
@@ -176,6 +188,9 @@ class Submission(models.Model):
     )
     #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
+    #: Played by a guest that has not kept it (``accounts.guests``): off the boards; kept before
+    #: its day is final, it is cleared and the result ranks.
+    guest = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         indexes = [

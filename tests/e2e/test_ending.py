@@ -30,7 +30,7 @@ def sign_up_and_start(page: Page, base: str, username: str) -> None:
     page.get_by_test_id("password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
     page.wait_for_url(f"{base}/")
-    page.get_by_test_id("start-attempt").click()
+    page.get_by_test_id("start-daily").click()
     page.wait_for_selector("#table[data-ready=true]")
 
 

@@ -92,7 +92,7 @@ def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hin
     page.screenshot(path=str(artifacts / "daily-start.png"), full_page=True)
 
     with page.expect_response(lambda r: is_attempt_start(r.request)) as started:
-        page.get_by_test_id("start-attempt").click()
+        page.get_by_test_id("start-daily").click()
     answer = started.value.json()
     assert started.value.request.post_data_json == {"deal": "daily"}
     assert answer["deal"] == code and answer["ranked"] is True
@@ -171,7 +171,7 @@ def test_a_game_whose_day_has_closed_is_refused_in_plain_words(page, live_server
     base = live_server.url
     sign_up(page, base, "owl")
     page.wait_for_selector("[data-testid=game][data-stage=start]")
-    page.get_by_test_id("start-attempt").click()
+    page.get_by_test_id("start-daily").click()
     page.wait_for_selector("#table[data-ready=true]")
     # The player's try began two days ago, as far as the server knows: its day is long closed.
     attempt = Attempt.objects.get(player__username="owl")

@@ -30,7 +30,7 @@ def sign_up_here(page: Page, username: str) -> None:
 def win_todays_deal(page: Page, base: str, username: str, deal, line: list[str]) -> None:
     """Start today's ranked try and win it by clicks and drags; the server verifies it."""
     page.goto(f"{base}/")
-    page.get_by_test_id("start-attempt").click()
+    page.get_by_test_id("start-daily").click()
     page.wait_for_selector("#table[data-ready=true]")
     player = BoardPlayer(page, deal.number)
     player.play(line[:1])

@@ -78,7 +78,7 @@ def sign_up(page: Page, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
     expect(page.get_by_test_id("nav-me")).to_have_text(username)
     # Today's deal is dealt only once the player starts their try (tests/e2e/test_fair_play.py).
-    page.get_by_test_id("start-attempt").click()
+    page.get_by_test_id("start-daily").click()
     page.wait_for_selector("#table[data-ready=true]")
 
 

@@ -194,3 +194,29 @@ def test_the_game_and_both_endings_light_and_dark_on_a_phone_and_a_desktop(brows
                 context.close()
             assert not errors, (theme, device, errors)
     assert len(shots) == 4
+
+
+def test_the_first_screen_light_and_dark_on_a_phone_and_a_desktop(browser, live_server, todays_deal):
+    """Issue 22: the first screen of a visitor without an account, its Start above the fold over
+    the table face down, in the light and the dark theme at phone and desktop size, saved as
+    first-screen/<theme>-<device>.png."""
+    out = ARTIFACTS / "screenshots" / "first-screen"
+    out.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        for device, options in DEVICES.items():
+            context = browser.new_context(locale="en-US", color_scheme=theme, **options)
+            context.set_default_timeout(15_000)
+            context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
+            errors: list[str] = []
+            page = context.new_page()
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            try:
+                page.goto(f"{live_server.url}/")
+                page.wait_for_selector("[data-testid=table-preview] .columns")
+                start = page.get_by_test_id("start-daily").bounding_box()
+                assert start and start["y"] + start["height"] <= options["viewport"]["height"], (theme, device)
+                page.screenshot(path=str(out / f"{theme}-{device}.png"))
+            finally:
+                context.close()
+            assert not errors, (theme, device, errors)
+            assert (out / f"{theme}-{device}.png").stat().st_size > 0

@@ -42,7 +42,7 @@ def test_a_verified_daily_win_is_shared_through_the_clipboard(
     page.get_by_test_id("password").fill(PASSWORD)
     page.get_by_test_id("auth-submit").click()
     page.wait_for_url(f"{base}/")
-    page.get_by_test_id("start-attempt").click()
+    page.get_by_test_id("start-daily").click()
     page.wait_for_selector("#table[data-ready=true]")
     player = BoardPlayer(page, deal.number)
     player.play(line[:1])

@@ -14,16 +14,20 @@ from ...accounts import names
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
+from ...record.models import is_guest
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
 from ..throttling import PerAddressThrottle, SignupThrottle
 from .common import ERRORS
 
 
-def _account(user, token: str | None = None) -> dict:
+def account_data(user, token: str | None = None) -> dict:
+    """The account as the API shows it: a guest has no name yet (``accounts.guests``)."""
+    guest = user.is_authenticated and is_guest(user)
     data = {
-        "username": user.username if user.is_authenticated else None,
+        "username": user.username if user.is_authenticated and not guest else None,
         "authenticated": user.is_authenticated,
+        "guest": guest,
         "is_staff": user.is_staff,
     }
     if token:
@@ -40,7 +44,7 @@ class SignupView(APIView):
         data = valid_body(CredentialsIn, request)
         user = accounts.user_signup(**data)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return Response(_account(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
+        return Response(account_data(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
@@ -61,7 +65,7 @@ class LoginView(APIView):
         if user is None:
             raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)
-        return Response(_account(user, accounts.user_token(user)))
+        return Response(account_data(user, accounts.user_token(user)))
 
 
 class LogoutView(APIView):
@@ -79,4 +83,4 @@ class MeView(APIView):
 
     @extend_schema(responses={200: AccountOut})
     def get(self, request):
-        return Response(_account(request.user))
+        return Response(account_data(request.user))

@@ -3,9 +3,18 @@ players' entries (a group's board). Each asks the board's store (``store.store_f
 which picks the source: the frozen ranks of a closed day, the Redis index (prepared first: a
 lost one rebuilt), or PostgreSQL while the index is not whole (a 503 for a big board)."""
 
-from ...core import cache
-from .. import rows
+from ...core import cache, days, sql
+from ...record.models import ON_BOARDS, BoardEntry
+from .. import order, rows
 from ..store import store_for
+
+_ENTRIES = BoardEntry._meta.db_table
+# The entries ranked before a result (the board's order: rank key, then submission time and
+# id, ``order.member``) and all of them: from the record, as a guest's result is in no index.
+_BEFORE = (
+    f'SELECT count(*) FILTER (WHERE ("rank_key", "submitted_at", "submission_id") < (%s, %s, %s)), count(*) '
+    f'FROM "{_ENTRIES}" WHERE "board" = %s AND "player_id" <> %s'
+)
 
 
 def board_size(board: str) -> int:
@@ -72,3 +81,21 @@ def players_ranked(board: str, player_ids: list[int]) -> list[tuple[int, int, by
     whole, from PostgreSQL for a small board, and a 503 for a big one. A frozen closed day: by
     its ranks in PostgreSQL."""
     return store_for(board).players(player_ids) if player_ids else []
+
+
+def rank_if_kept(submission) -> dict | None:
+    """A guest's verified result: ``{"rank", "count"}``, the rank of N it would have on its
+    board if the guest kept it now. None when it would not rank anyway (``ON_BOARDS`` but for
+    the guest's mark) or its day is final (kept now, it would stay off the board)."""
+    if any(getattr(submission, name) != value for name, value in ON_BOARDS.items() if name != "guest"):
+        return None
+    if submission.daily_date is not None and days.day_final(submission.daily_date):
+        return None
+    if submission.daily_date is not None:
+        board = order.daily_board(submission.daily_date)
+    else:
+        board = order.deal_board(submission.deal_number)
+    [(before, count)] = sql.run(
+        _BEFORE, [submission.rank_key, submission.submitted_at, submission.pk, board, submission.player_id]
+    )
+    return {"rank": before + 1, "count": count + 1}

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from ...core import cache, days, sql
 from ...core.errors import NotFound
-from ...record.models import BoardEntry, PlayerStats, Submission, on_boards_sql
+from ...record.models import BoardEntry, PlayerStats, Submission, is_guest, on_boards_sql
 from .. import order
 from ..store import stores_for
 from . import histogram
@@ -88,7 +88,7 @@ def player_profile(username: str) -> dict:
     """A player's stats and their daily results, newest first: each day's ranked result with the
     rank it earned, then that day's practice games (verified, never ranked: no rank)."""
     player = User.objects.filter(username=username, is_active=True).first()
-    if player is None:
+    if player is None or is_guest(player):  # a guest has no name, nor a page, until it keeps its results
         raise NotFound(gettext("No player named %(username)s.") % {"username": repr(username)})
     stats = PlayerStats.objects.filter(player=player).first() or PlayerStats(player=player)  # none yet: zeros
     entries = (

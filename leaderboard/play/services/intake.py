@@ -22,7 +22,7 @@ from games import compact
 
 from ...core import days, sql
 from ...core.errors import Conflict, Forbidden, Invalid, TooLarge
-from ...record.models import Attempt, Submission
+from ...record.models import Attempt, Submission, is_guest
 from .. import tempo
 
 log = logging.getLogger(__name__)
@@ -49,16 +49,18 @@ _INSERTED = (
     "flagged",
     "practice",
     "log_hash",
+    "guest",
 )
 _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 
 
-def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submission:
+def submission_create(*, attempt: Attempt, player, actions, times=None, received_at=None) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit.
     ``times``: the browser's time of each action (ms since the attempt started), required for
-    a daily attempt; evidence for staff review, never ranked."""
-    _check_submission(attempt, player, actions)
-    submitted_at = timezone.now()
+    a daily attempt; evidence for staff review, never ranked. ``received_at``: when the server
+    got the log, if not now (a draft submitted once its day is final: ``drafts``)."""
+    submitted_at = received_at or timezone.now()
+    _check_submission(attempt, player, actions, submitted_at)
     _check_times(attempt, times, len(actions), submitted_at)
     submission = Submission(
         attempt=attempt,
@@ -72,18 +74,19 @@ def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submi
         practice=attempt.practice,
         log_hash=log_hash(actions),
         submitted_at=submitted_at,
+        guest=is_guest(player),
     )
     _store(submission)
     transaction.on_commit(lambda: enqueue_verification(submission.pk))
     return submission
 
 
-def _check_submission(attempt: Attempt, player, actions) -> None:
+def _check_submission(attempt: Attempt, player, actions, submitted_at: datetime) -> None:
     """Refuse, in this order: another player's attempt, a day that has closed, a log that is not
     a list, an empty one, one too long, and the first action that is not of the notation."""
     if attempt.player_id != player.pk:
         raise Forbidden(_("Only the player who started this attempt may submit to it."))
-    if attempt.daily_date is not None and timezone.now() > days.day_accepts_until(attempt.daily_date):
+    if attempt.daily_date is not None and submitted_at > days.day_accepts_until(attempt.daily_date):
         raise Conflict(
             _("The day of this deal has closed: its games can no longer be ranked."),
             detail=days.day_times(attempt.daily_date),

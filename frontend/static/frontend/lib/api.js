@@ -25,7 +25,7 @@ function cookie(name) {
 }
 
 /** fetch() a path of the API; `body` is sent as JSON. Returns the parsed JSON (or null). */
-export async function api(path, { method = "GET", body } = {}) {
+export async function api(path, { method = "GET", body, keepalive = false } = {}) {
   const headers = { Accept: "application/json" };
   if (method !== "GET") {
     headers["Content-Type"] = "application/json";
@@ -35,7 +35,7 @@ export async function api(path, { method = "GET", body } = {}) {
   let response;
   try {
     response = await fetch(path, {
-      method, headers, credentials: "same-origin",
+      method, headers, credentials: "same-origin", keepalive,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

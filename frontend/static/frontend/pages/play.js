@@ -19,6 +19,8 @@
  *   confirm.js            asking before "Same deal" or "New deal" throws a game away
  *   motion.js, celebrate.js  cards gliding to where they land; a won game's cascade
  *   timing.js             the attempt's clock: when each action was played
+ *   guest.js              a visitor's Start as a guest, and its "Keep this result"
+ *   drafts.js             today's ranked log as it stands, saved to the server while played
  *
  * Every action goes through the engine (engine/): the page only turns gestures into action
  * texts, asks the engine, and keeps the action log with the time of each action (play/timing.js).
@@ -38,7 +40,8 @@ import { bindHowTo } from "./play/how-to.js";
 import { bindKeyboard } from "./play/keyboard.js";
 import { bindResultDialog } from "./play/result-card.js";
 import { forgetOldGames, loadSettings, saveSettings } from "./play/saved-game.js";
-import { askHint } from "./play/session.js";
+import { bindDrafts } from "./play/drafts.js";
+import { askHint, resultAgain } from "./play/session.js";
 import { attemptIsMine, clearTapWait, createPlayState } from "./play/state.js";
 import { TEXT } from "./play/text.js";
 import { $, focusTable, measureLayout, render, say, tick } from "./play/view.js";
@@ -180,6 +183,7 @@ async function start(play) {
 }
 
 const play = createPlayState(pageData());
+play.onKept = () => resultAgain(play);
 bindSettings(play);
 setInterval(() => tick(play), 1000);
 bindGestures(play);
@@ -191,4 +195,5 @@ bindHowTo();
 bindGiveUp(play);
 bindResultDialog(play);
 bindSkipLink();
+bindDrafts(play);
 start(play);

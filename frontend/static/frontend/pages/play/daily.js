@@ -1,11 +1,15 @@
 /**
- * Today's deal (fair play, issue 12). Signed out, the page only tells about it and invites
- * the visitor to sign up; signed in, the cards are dealt only once the player has pressed
- * Start and the server has answered with the attempt (its code, and whether it is ranked or
- * practice). A player who has started today's attempt resumes it, on any device.
+ * Today's deal (fair play, issue 12; guests, issue 22). The first screen is its Start over
+ * the table's layout face down, signed in or not (a visitor starts as a guest): the cards are
+ * dealt only once the player has pressed Start and the server has answered with the attempt
+ * (its code, and whether it is ranked or practice). A player who has started today's attempt
+ * resumes it, on any device (a guest, on its browser).
  */
 
 import { formatCode, MAX_DEAL, MIN_DEAL } from "../../engine/deal.js";
+import { Game } from "../../engine/game.js";
+import { renderTable } from "../../lib/table.js";
+import { becomeGuest } from "./guest.js";
 import { get, h, post } from "../../lib/api.js";
 import { AttemptClock } from "./timing.js";
 import { timed } from "./server-clock.js";
@@ -60,7 +64,11 @@ export async function openDaily(play) {
   if (gameOver(play)) submit(play);
 }
 
-/** The panel in place of the cards: an invitation (signed out) or the Start of a try. */
+/**
+ * The panel in place of the cards: the first screen (the Start of today's ranked try, for a
+ * visitor too: it starts a guest, guest.js) over the table's layout face down, or, the try
+ * played, the Start of a practice try.
+ */
 export function showPanel(play, kind, previousSubmission = null) {
   play.game = null;
   play.hint = null;
@@ -76,27 +84,46 @@ export function showPanel(play, kind, previousSubmission = null) {
   say("");
   const next = encodeURIComponent(window.location.pathname);
   const facts = h("p", { "data-testid": "daily-facts" }, dailyFacts(play.daily));
-  const parts = [];
+  const error = h("p", { class: "form-error", "data-testid": "start-error", role: "alert" });
+  // The first try of the day (signed in or not) is Start; a later one, a practice try.
+  const first = kind !== "again";
+  const button = h("button", { type: "button", class: "start-button", "data-testid": first ? "start-daily" : "start-attempt" }, TEXT.start);
+  button.addEventListener("click", () => startDailyAttempt(play, button, error));
+  const parts = [h("h2", {}, kind === "again" ? TEXT.againTitle : TEXT.startTitle), h("p", { class: "start-line" }, button), error, facts];
   if (kind === "invite") {
-    parts.push(h("h2", {}, TEXT.inviteTitle), facts, nextDeal(), h("p", {}, TEXT.dailyAbout),
-      h("p", { "data-testid": "daily-invite" }, fill(TEXT.invite, {
+    parts.push(h("p", { "data-testid": "ranked-try" }, TEXT.guestTry),
+      h("p", { "data-testid": "daily-invite" }, fill(TEXT.inviteGuest, {
         signup: h("a", { href: `/signup/?next=${next}`, "data-testid": "invite-signup" }, TEXT.signUp),
         login: h("a", { href: `/login/?next=${next}`, "data-testid": "invite-login" }, TEXT.logIn),
-      })),
-      h("p", {}, fill(TEXT.numberedOpen, { link: numberedDealLink() })),
-      h("p", {}, h("a", { href: "/rules/", "data-testid": "daily-rules" }, TEXT.rules)));
+      })));
   } else {
-    const error = h("p", { class: "form-error", "data-testid": "start-error" });
-    const button = h("button", { type: "button", class: "start-button", "data-testid": "start-attempt" }, TEXT.start);
-    button.addEventListener("click", () => startDailyAttempt(play, button, error));
-    parts.push(h("h2", {}, kind === "start" ? TEXT.startTitle : TEXT.againTitle), facts, nextDeal(),
-      h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
-      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null,
-      h("p", {}, button), error);
+    parts.push(h("p", { "data-testid": "ranked-try" }, kind === "start" ? TEXT.rankedTry : TEXT.again),
+      previousSubmission ? h("p", {}, h("a", { href: `/replay/${previousSubmission}/` }, TEXT.yourGame)) : null);
+  }
+  parts.push(nextDeal());
+  if (first) parts.push(facedDown());
+  if (kind === "invite") {
+    parts.push(h("p", {}, fill(TEXT.numberedOpen, { link: numberedDealLink() })),
+      h("p", {}, h("a", { href: "/rules/", "data-testid": "daily-rules" }, TEXT.rules)));
   }
   $("daily-panel").replaceChildren(...parts.filter(Boolean));
   setStage(kind);
   tickNextDeal(play);
+}
+
+/**
+ * Today's table before Start: every deal's layout is the same, so deal 1's, every card face
+ * down, shows it without telling a card of today's (a picture: hidden from screen readers).
+ */
+function facedDown() {
+  const box = h("div", { class: "table table-preview", "data-testid": "table-preview", "aria-hidden": "true" });
+  const snap = Game.new(MIN_DEAL).snapshot();
+  const masked = { ...snap, down: snap.columns.map((cards) => cards.length), waste: [], foundations: snap.foundations.map(() => null) };
+  requestAnimationFrame(() => {
+    const width = Math.min(box.clientWidth || 360, 720);
+    renderTable(box, masked, { width, maxColumnHeight: width * 0.45 });
+  });
+  return box;
 }
 
 /** The line that counts down to the next deal (view.js's tickNextDeal, every second). */
@@ -117,13 +144,17 @@ function numberedDealLink() {
   return h("a", { href: `/play/${dealCode}/`, "data-testid": "play-numbered" }, TEXT.playNumbered(dealCode));
 }
 
-/** Start: the server opens the attempt and only its answer tells which cards these are. */
+/**
+ * Start: the server opens the attempt and only its answer tells which cards these are. A
+ * visitor without an account becomes a guest first (guest.js).
+ */
 async function startDailyAttempt(play, button, error) {
   button.disabled = true;
   button.textContent = TEXT.starting;
   error.textContent = "";
   let attempt, offset;
   try {
+    if (!play.user.authenticated) await becomeGuest(play);
     ({ answer: attempt, offset } = await timed(() => post("/api/attempts/", { deal: "daily" })));
   } catch (exc) {
     button.disabled = false;

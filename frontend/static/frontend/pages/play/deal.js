@@ -13,6 +13,7 @@ import { celebrate } from "./celebrate.js";
 import { land, takeOff } from "./motion.js";
 import { renderResult } from "./result-card.js";
 import { freshRecord, loadGame, saveGame } from "./saved-game.js";
+import { scheduleDraft } from "./drafts.js";
 import { ensureAttempt, onGameOver, submit } from "./session.js";
 import { attemptIsMine, clearTapWait, gameOver } from "./state.js";
 import { TEXT } from "./text.js";
@@ -41,7 +42,10 @@ export function act(play, text) {
   saveGame(play);
   render(play);
   if (game.won) onGameOver(play); // draws the table again
-  else ensureAttempt(play);
+  else {
+    ensureAttempt(play);
+    scheduleDraft(play); // today's ranked try: its log as it stands, kept by the server (drafts.js)
+  }
   land(play, flight);
   if (game.won) celebrate();
   return true;

@@ -11,6 +11,7 @@
 import { clock, h } from "../../lib/api.js";
 import { formatNumber } from "../../lib/i18n.js";
 import { showHistogram } from "../day-histogram.js";
+import { keepForm } from "./guest.js";
 import { gameTime } from "./server-clock.js";
 import { shareLine } from "./share-button.js";
 import { isStreak, streakLine } from "./share.js";
@@ -72,6 +73,7 @@ export function renderResult(play, note) {
   ];
   if (!play.user.authenticated) parts.push(signUpInvite());
   else parts.push(...serverLines(record, note));
+  if (play.user.guest && record.submission && record.submission.status === "verified") parts.push(keepBox(play));
   if (note) parts.push(h("p", { class: "note" }, note));
   parts.push(histogramBox(play));
   if (isStreak(record.streak)) parts.push(h("p", { class: "streak", "data-testid": "result-streak" }, streakLine(record.streak)));
@@ -103,6 +105,13 @@ function histogramBox(play) {
     showHistogram(box, day);
   }
   return play.histogram.box;
+}
+
+/** A guest's "Keep this result" (guest.js), made once per game: what is typed in it stays. */
+function keepBox(play) {
+  const { record } = play;
+  if (!play.keep || play.keep.record !== record) play.keep = { record, box: keepForm(play, () => play.onKept()) };
+  return play.keep.box;
 }
 
 function signUpInvite() {
@@ -144,7 +153,12 @@ function verifiedLines(sub, rank, gaveUp) {
   if (sub.flagged) parts.push(h("p", { "data-testid": "flagged" }, TEXT.flaggedResult));
   if (sub.hints > 0 && !sub.practice) parts.push(h("p", { "data-testid": "result-hints" }, TEXT.hintsResult(sub.hints)));
   if (sub.won === false && !gaveUp) parts.push(h("p", {}, TEXT.notAWin));
-  if (rank && rank.me) {
+  if (rank && rank.me && rank.guest) {
+    const boardName = rank.daily_date ? TEXT.dailyBoard(rank.daily_date) : TEXT.dealBoard(rank.deal_number);
+    parts.push(h("p", { class: "rank-line", "data-testid": "guest-rank" }, fill(TEXT.guestRankLine(rank.count), {
+      rank: h("b", { "data-testid": "rank", text: `#${rank.me}` }), count: formatNumber(rank.count), board: boardName,
+    })));
+  } else if (rank && rank.me) {
     const href = rank.daily_date ? `/boards/?date=${rank.daily_date}` : `/boards/?deal=${rank.deal_number}`;
     const boardName = rank.daily_date ? TEXT.dailyBoard(rank.daily_date) : TEXT.dealBoard(rank.deal_number);
     parts.push(h("p", { class: "rank-line" }, fill(TEXT.rankLine(rank.count), {

@@ -170,6 +170,7 @@ async function poll(play) {
         if (sub.status === "verified" || sub.status === "rejected") {
           // The server says whether the result stands on its board: else there is no rank to ask for.
           if (sub.on_boards) await fetchRank(play, sub);
+          else if (sub.guest_rank) guestRank(play, sub);
           return;
         }
       }
@@ -178,6 +179,30 @@ async function poll(play) {
     }
   } finally {
     play.polling = false;
+  }
+}
+
+/** A guest's result: the rank it would have if kept now (the server's answer says it). */
+function guestRank(play, sub) {
+  const { rank: me, count } = sub.guest_rank;
+  play.record.rank = { me, count, guest: true, daily_date: sub.daily_date, deal_number: sub.deal_number };
+  saveGame(play);
+  renderResult(play);
+}
+
+/** A guest kept its result (guest.js): the submission again, now on its board, and its rank there. */
+export async function resultAgain(play) {
+  const { record } = play;
+  if (!record || !record.submissionId) return;
+  record.rank = null;
+  try {
+    const sub = await get(`/api/submissions/${record.submissionId}/`);
+    record.submission = sub;
+    if (sub.on_boards) await fetchRank(play, sub);
+    else if (sub.guest_rank) guestRank(play, sub);
+    else renderResult(play);
+  } catch (exc) {
+    renderResult(play, TEXT.rankUnavailable(exc.message));
   }
 }
 

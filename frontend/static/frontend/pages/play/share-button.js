@@ -60,6 +60,7 @@ function askStreak(play) {
   if (!play.streakAsking) {
     const { record, user } = play;
     play.streakAskedFor = record; // once per game, answered or not
+    if (!user.username) return Promise.resolve(); // a guest has no page of its own, nor streak yet
     play.streakAsking = (async () => {
       try {
         const profile = await get(`/api/players/${encodeURIComponent(user.username)}/`);

@@ -35,6 +35,9 @@ export function createPlayState(page = {}) {
     resultShownFor: null,  // the record whose ending the result dialog last opened on (result-card.js)
     histogram: null,       // {record, box}: the day's histogram in the result dialog, fetched once
     hintWarned: false,     // the price of a hint was told in its dialog this visit (session.js)
+    draftTimer: null,      // the wait before today's ranked log is saved to the server (drafts.js)
+    keep: null,            // {record, box}: a guest's "Keep this result" in the result dialog (guest.js)
+    onKept: () => {},      // what a guest's keeping its result does next (play.js wires it)
   };
 }
 

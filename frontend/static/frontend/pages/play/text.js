@@ -55,6 +55,9 @@ export const TEXT = {
   /** Takes {link}: a numbered deal's link. */
   numberedOpen: gettext("Numbered deals are open to everyone: %(link)s"),
   playNumbered: (code) => say(gettext("play deal %(code)s"), { code }),
+  /** Takes {signup, login}: the two links. */
+  inviteGuest: gettext("No account needed: you play as a guest on this browser, and keep your result under a name afterwards. Have an account? %(login)s, or %(signup)s first."),
+  guestTry: gettext("Your ranked try of today: the cards stay hidden until you press Start, and the server's clock starts then."),
   startTitle: gettext("Your ranked try"),
   rankedTry: gettext("This is your ranked try today. The cards stay hidden until you press Start; the server's clock starts then, and this game is the one that goes on today's board."),
   againTitle: gettext("You have played today's deal"),
@@ -185,6 +188,15 @@ export const TEXT = {
   dailyBoard: (date) => say(gettext("the board of %(date)s"), { date: formatDay(date) }),
   dealBoard: (number) => say(gettext("the board of deal %(number)s"), { number }),
   seeBoard: gettext("See the board"),
+  /** Takes {rank, board} (elements); `count` chooses the form. */
+  guestRankLine: (count) => ngettext(
+    "Rank %(rank)s of %(count)s on %(board)s, once you keep this result.",
+    "Rank %(rank)s of %(count)s on %(board)s, once you keep this result.", count),
+  keepNote: gettext("You played as a guest: your result goes on the board once you keep it under a name, before the day is final."),
+  keepResult: gettext("Keep this result"),
+  keepSubmit: gettext("Keep it"),
+  username: gettext("Username"),
+  password: gettext("Password"),
   rankUnavailable: (why) => say(gettext("Rank unavailable: %(reason)s"), { reason: why }),
   rankNow: (rank) => say(gettext("Your rank on this board is now #%(rank)s."), { rank: formatNumber(rank) }),
   notClean: gettext("Not a clean game (undo or hints used)."),
