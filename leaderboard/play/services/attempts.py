@@ -1,5 +1,7 @@
 """Attempts: starting a deal (the server's clock starts then) and the hints asked on it."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -10,7 +12,7 @@ from games import solver
 
 from ...core import days, sql
 from ...core.errors import Conflict, Invalid, refusal_words
-from ...record.models import Attempt, Submission
+from ...record.models import Attempt, DailyDeal, DayHints, Submission
 from . import deal as daily
 
 #: What a player sends to start today's deal without knowing its code.
@@ -64,7 +66,8 @@ def _deal_code(text: str) -> games.DealCode:
 def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     """The solver's next action for the attempt's game so far (None once it is won), and the
     attempt's hints so far: each answered hint is counted on the attempt, which its result
-    then carries (never the client's count)."""
+    then carries (never the client's count), and on the player's day when the attempt plays
+    an open day's deal (any attempt of its number), which the day's ranked result carries."""
     game = games.Game.new(attempt.deal_number)
     result = games.replay_onto(game, actions) if isinstance(actions, list) else None
     if result is None or not result.ok:
@@ -76,14 +79,48 @@ def hint_for(*, attempt: Attempt, actions) -> tuple[str | None, int]:
     action = solver.hint(game, node_limit=settings.HINT_SOLVER_NODES)
     if action is None:
         return None, attempt.hints
-    # Counted only while nothing was submitted: a later hint cannot help the log already sent.
-    counted = sql.run(
-        f'UPDATE "{_ATTEMPTS}" a SET "hints" = a."hints" + 1 WHERE a."id" = %s AND NOT EXISTS '
-        f'(SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id" '
-        f'AND s."attempt_started_at" = a."started_at") RETURNING a."hints"',
-        [attempt.pk],
-    )
-    if not counted:
-        raise Conflict(_("This attempt already has a submission: start a new attempt."), code="already_submitted")
+    return action, _hint_count(attempt)
+
+
+#: The advisory lock that orders a player's hints and submissions (``hints_lock``).
+_HINTS_LOCK = "SELECT pg_advisory_xact_lock(hashtext('player-hints'), hashtext(%s))"
+_DAY_HINTS = DayHints._meta.db_table
+# One more hint on each open day whose deal is this number (none for any other number: the
+# same statement runs for every hint, so a numbered attempt of today's number is answered as
+# any other).
+_DAY_HINTS_SQL = (
+    f'INSERT INTO "{_DAY_HINTS}" ("player_id", "date", "hints") '
+    f'SELECT %s, d."date", 1 FROM "{DailyDeal._meta.db_table}" d WHERE d."number" = %s AND d."date" = ANY(%s) '
+    f'ON CONFLICT ("player_id", "date") DO UPDATE SET "hints" = "{_DAY_HINTS}"."hints" + 1'
+)
+
+
+def hints_lock(player_id: int) -> None:
+    """Take the player's hints lock until the transaction ends: a hint and a submission of one
+    player never interleave, so a result carries every hint answered before it was stored."""
+    sql.run(_HINTS_LOCK, [str(player_id)])
+
+
+def _hint_count(attempt: Attempt) -> int:
+    """Count the hint on the attempt and on the player's day of its deal, if that day is open
+    (today, or yesterday until its grace ends). Refused once the attempt has a submission: a
+    later hint cannot help the log already sent."""
+    now = timezone.now()
+    today = days.today()
+    open_days = [
+        today,
+        *([today - timedelta(days=1)] if now <= days.day_accepts_until(today - timedelta(days=1)) else []),
+    ]
+    with transaction.atomic():
+        hints_lock(attempt.player_id)
+        counted = sql.run(
+            f'UPDATE "{_ATTEMPTS}" a SET "hints" = a."hints" + 1 WHERE a."id" = %s AND a."started_at" = %s '
+            f'AND NOT EXISTS (SELECT 1 FROM "{_SUBMISSIONS}" s WHERE s."attempt_id" = a."id" '
+            f'AND s."attempt_started_at" = a."started_at") RETURNING a."hints"',
+            [attempt.pk, attempt.started_at],
+        )
+        if not counted:
+            raise Conflict(_("This attempt already has a submission: start a new attempt."), code="already_submitted")
+        sql.run(_DAY_HINTS_SQL, [attempt.player_id, attempt.deal_number, open_days])
     attempt.hints = counted[0][0]
-    return action, attempt.hints
+    return attempt.hints
