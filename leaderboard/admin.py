@@ -41,6 +41,7 @@ User = get_user_model()
 #: What each flag reason means, for staff: the tempo rules and the server clock's speed rule.
 REASONS = {
     **tempo.RULES,
+    tempo.NO_TIMES: tempo.NO_TIMES_TEXT,
     verification.TOO_FAST: gettext_noop("More actions a second, by the server's clock, than a person can play."),
 }
 

@@ -57,7 +57,8 @@ _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 def submission_create(*, attempt: Attempt, player, actions, times=None) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit.
     ``times``: the browser's time of each action (ms since the attempt started), required for
-    a daily attempt; evidence for staff review, never ranked."""
+    a daily attempt; a numbered deal's result without them is kept off the boards
+    (``tempo.NO_TIMES``). Evidence for staff review, never ranked."""
     _check_submission(attempt, player, actions)
     submitted_at = timezone.now()
     _check_times(attempt, times, len(actions), submitted_at)

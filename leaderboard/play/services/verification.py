@@ -180,8 +180,9 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
 
 
 def _flag_reasons(profile: tempo.TempoProfile | None, actions: int, duration_ms: int) -> list[str]:
-    """Why staff must review the result before it ranks: the tempo rules' reasons, then TOO_FAST."""
-    reasons = tempo.flags(profile, tempo_rules()) if profile else []
+    """Why staff must review the result before it ranks: the tempo rules' reasons (NO_TIMES
+    without times), then TOO_FAST."""
+    reasons = tempo.flags(profile, tempo_rules()) if profile else [tempo.NO_TIMES]
     if not plausible(actions, duration_ms):
         reasons.append(TOO_FAST)
     return reasons
