@@ -5,6 +5,7 @@ the task is registered here."""
 from datetime import timedelta
 
 from celery import shared_task
+from django.utils import timezone
 
 from .boards import freeze
 from .boards.services import entries, idle, rebuild
@@ -12,7 +13,7 @@ from .core import days
 from .history.services import partitions
 from .models import Submission
 from .play.services import deal as daily
-from .play.services import intake, verification
+from .play.services import intake, origin, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -68,3 +69,9 @@ def create_partitions() -> list[str]:
     """Beat: the monthly partitions of attempts and submissions, PARTITION_MONTHS_AHEAD months
     ahead (``partitions``); nothing when they exist."""
     return partitions.months_ensure()
+
+
+@shared_task(ignore_result=True)
+def forget_origins() -> int:
+    """Beat: clear the address and device hashes of attempts older than ORIGIN_KEEP_DAYS."""
+    return origin.origins_forget(timezone.now())

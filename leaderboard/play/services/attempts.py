@@ -14,6 +14,7 @@ from ...core import days, sql
 from ...core.errors import Conflict, Invalid, refusal_words
 from ...record.models import Attempt, DailyDeal, DayHints, Submission
 from . import deal as daily
+from . import origin as origin_
 
 #: What a player sends to start today's deal without knowing its code.
 DAILY = "daily"
@@ -22,11 +23,13 @@ DAILY = "daily"
 _SUBMISSIONS, _ATTEMPTS = Submission._meta.db_table, Attempt._meta.db_table
 
 
-def attempt_start(*, player, deal_code: str) -> Attempt:
+def attempt_start(*, player, deal_code: str, origin: origin_.Origin | None = None) -> Attempt:
     """Start playing a deal now. "daily" (or the code of today's deal) starts today's deal
     of the day: ranked for the player's first DAILY_RANKED_ATTEMPTS of the day, practice
-    after. A D code of another day is played like a numbered deal."""
+    after. A D code of another day is played like a numbered deal. ``origin``: who is behind
+    the request (its hashes are kept on the attempt; a ranked try is linked by them)."""
     today = days.today()
+    origin = origin or origin_.Origin()
     todays = None
     if deal_code.strip().lower() == DAILY:
         todays = daily.daily_deal_ensure(today)
@@ -35,9 +38,10 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
         code = _deal_code(deal_code)
         if code.mode == "D":
             todays = daily.daily_deal_ensure(today)
+    hashes = {"address_hash": origin.address_hash, "device_hash": origin.device_hash}
     if todays is None or todays.number != code.number:
         return Attempt.objects.create(
-            player=player, deal_code=str(code), deal_number=code.number, started_at=timezone.now()
+            player=player, deal_code=str(code), deal_number=code.number, started_at=timezone.now(), **hashes
         )
     with transaction.atomic():
         # Two starts at once must not both see "no ranked attempt yet".
@@ -46,13 +50,20 @@ def attempt_start(*, player, deal_code: str) -> Attempt:
             [f"{player.pk}:{today.isoformat()}"],
         )
         earlier = Attempt.objects.filter(player=player, daily_date=today).count()
+        ranked, now = earlier < settings.DAILY_RANKED_ATTEMPTS, timezone.now()
+        linked_player_id, linked_by = (
+            origin_.linked_try(player_id=player.pk, day=today, origin=origin, now=now) if ranked else (None, "")
+        )
         return Attempt.objects.create(
             player=player,
             deal_code=str(code),
             deal_number=code.number,
             daily_date=today,
-            ranked=earlier < settings.DAILY_RANKED_ATTEMPTS,
-            started_at=timezone.now(),
+            ranked=ranked,
+            started_at=now,
+            linked_player_id=linked_player_id,
+            linked_by=linked_by,
+            **hashes,
         )
 
 
