@@ -158,6 +158,8 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
     duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
     profile = tempo.profile(submission.times) if submission.times is not None else None
     reasons = _flag_reasons(profile, len(submission.actions), duration_ms)
+    if profile is None and submission.daily_date is None:  # intake refuses a daily game without times
+        reasons.insert(0, tempo.NO_TIMES)
     reasons += origin.linked_reasons(submission.attempt.linked_by)
     return {
         "status": Status.VERIFIED,
@@ -183,9 +185,8 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
 
 
 def _flag_reasons(profile: tempo.TempoProfile | None, actions: int, duration_ms: int) -> list[str]:
-    """Why staff must review the result before it ranks: the tempo rules' reasons (NO_TIMES
-    without times), then TOO_FAST."""
-    reasons = tempo.flags(profile, tempo_rules()) if profile else [tempo.NO_TIMES]
+    """Why staff must review the result before it ranks: the tempo rules' reasons, then TOO_FAST."""
+    reasons = tempo.flags(profile, tempo_rules()) if profile else []
     if not plausible(actions, duration_ms):
         reasons.append(TOO_FAST)
     return reasons
