@@ -344,6 +344,7 @@ CELERY_BEAT_SCHEDULE = {
     "create-partitions": {"task": "leaderboard.tasks.create_partitions", "schedule": 86400.0},
     "submit-unfinished-dailies": {"task": "leaderboard.tasks.submit_unfinished_dailies", "schedule": 60.0},
     "forget-guests": {"task": "leaderboard.tasks.forget_guests", "schedule": 3600.0},
+    "forget-origins": {"task": "leaderboard.tasks.forget_origins", "schedule": 86400.0},
 }
 
 # --------------------------------------------------------------------------------------
@@ -377,6 +378,14 @@ from config.paths import data_dir as _data_dir  # noqa: E402 (the standard libra
 ARCHIVE_DIR = Path(env_str("ARCHIVE_DIR", "") or _data_dir() / "archive").resolve()
 # A player's first this many attempts at a day's deal are ranked; later ones are practice.
 DAILY_RANKED_ATTEMPTS = env_int("DAILY_RANKED_ATTEMPTS", 1, min_value=1)
+# Who is behind an attempt (leaderboard.play.services.origin; docs/fair-play.md): the key of the
+# hashes of addresses and device cookies (else SECRET_KEY), how long they are kept, the windows
+# in which another account's ranked try links a new one, the device cookie's life.
+ORIGIN_HASH_SECRET = env_str("ORIGIN_HASH_SECRET", "") or SECRET_KEY
+ORIGIN_KEEP_DAYS = env_int("ORIGIN_KEEP_DAYS", 30, min_value=1)
+ORIGIN_DEVICE_WINDOW_SECONDS = env_int("ORIGIN_DEVICE_WINDOW_SECONDS", 3600, min_value=0)
+ORIGIN_ADDRESS_WINDOW_SECONDS = env_int("ORIGIN_ADDRESS_WINDOW_SECONDS", 600, min_value=0)
+DEVICE_COOKIE_DAYS = env_int("DEVICE_COOKIE_DAYS", 400, min_value=1)
 # How far a submission's last action time may pass the server's duration (network, clock drift).
 TIMES_SLACK_MS = env_int("TIMES_SLACK_MS", 2000, min_value=0)
 # The tempo rules' thresholds (leaderboard.play.tempo.TempoRules,

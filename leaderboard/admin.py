@@ -19,28 +19,23 @@ from django.http import (
 )
 from django.template.loader import render_to_string
 from django.urls import path, reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .accounts.authentication import forget_users
 from .play import tempo
-from .play.services import moderation, verification
-from .record.models import (
-    Attempt,
-    BoardEntry,
-    DailyDeal,
-    FlaggedSubmission,
-    PlayerStats,
-    Submission,
-)
+from .play.services import moderation, origin, verification
+from .record.models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, PlayerStats, Submission
 
 User = get_user_model()
 
 #: What each flag reason means, for staff: the tempo rules and the server clock's speed rule.
 REASONS = {
     **tempo.RULES,
+    tempo.NO_TIMES: tempo.NO_TIMES_TEXT,
+    **origin.REASONS,
     verification.TOO_FAST: gettext_noop("More actions a second, by the server's clock, than a person can play."),
 }
 
@@ -173,8 +168,8 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
     clear the flag (the result goes on the boards) or hide the result. Read-only pages; the
     decisions are the actions and the change page's buttons (the ``moderate`` view)."""
 
-    list_display = ("player", "deal", "daily_date", "moves", "duration", "reasons_short", "submitted_at")
-    list_select_related = ("player", "attempt")
+    list_display = ("players", "deal", "daily_date", "moves", "duration", "reasons_short", "submitted_at")
+    list_select_related = ("player", "attempt__linked_player")
     list_filter = ("daily_date",)
     search_fields = ("player__username",)
     ordering = ("-submitted_at", "-id")
@@ -184,7 +179,7 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
             None,
             {
                 "fields": (
-                    "player",
+                    "players",
                     "deal",
                     "daily_date",
                     "won",
@@ -208,8 +203,16 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
             super()
             .get_queryset(request)
             .filter(status=Submission.Status.VERIFIED, flagged=True, hidden=False)
-            .select_related("player", "attempt")
+            .select_related("player", "attempt__linked_player")
         )
+
+    @admin.display(description=_("player"), ordering="player__username")
+    def players(self, submission):
+        """The player, and the account its ranked try is linked to (origin.linked_try), with its results."""
+        if not (other := submission.attempt.linked_player):
+            return submission.player
+        url = reverse("admin:leaderboard_submission_changelist")
+        return format_html('{} + <a href="{}?q={}">{}</a>', submission.player, url, other, other)
 
     @admin.display(description=_("deal"), ordering="deal_number")
     def deal(self, submission):

@@ -5,6 +5,7 @@ the task is registered here."""
 from datetime import timedelta
 
 from celery import shared_task
+from django.utils import timezone
 
 from .accounts import guests
 from .boards import freeze
@@ -13,7 +14,7 @@ from .core import days
 from .history.services import partitions
 from .models import Submission
 from .play.services import deal as daily
-from .play.services import drafts, intake, verification
+from .play.services import drafts, intake, origin, verification
 
 
 @shared_task(name=intake.VERIFY_TASK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -82,3 +83,9 @@ def submit_unfinished_dailies() -> int:
 def forget_guests() -> int:
     """Beat: delete the unclaimed guests idle for GUEST_KEEP_DAYS days (``guests``)."""
     return guests.guests_forget()
+
+
+@shared_task(ignore_result=True)
+def forget_origins() -> int:
+    """Beat: clear the address and device hashes of attempts older than ORIGIN_KEEP_DAYS."""
+    return origin.origins_forget(timezone.now())

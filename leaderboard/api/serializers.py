@@ -136,7 +136,7 @@ class SubmissionIn(serializers.Serializer):
         allow_null=True,
         help_text="When each action was played: whole ms since the attempt started (the browser's "
         "monotonic clock), one per action, never decreasing. Required for the deal of the "
-        "day.",
+        "day; a numbered deal's result sent without them stays off the boards.",
     )
 
 

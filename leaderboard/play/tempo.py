@@ -198,6 +198,12 @@ RULES = {
 }
 
 
+#: The flag of a game sent without times (the wire allows it for a numbered deal): no tempo to
+#: check, so it stays in the player's history, off the boards (every ranked result has a tempo).
+NO_TIMES = "no_times"
+NO_TIMES_TEXT = gettext_noop("Sent without the time of each action: no tempo to check, so off the boards.")
+
+
 def flags(profile: TempoProfile, rules: TempoRules) -> list[str]:
     """The codes of the rules that fire on ``profile``, in RULES order; [] for a short game."""
     if profile.actions < max(rules.min_actions, 1):

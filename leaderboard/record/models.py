@@ -51,9 +51,23 @@ class Attempt(models.Model):
     ranked = models.BooleanField(default=False)
     #: Hints answered for this attempt, counted by the server (never taken from the client).
     hints = models.PositiveIntegerField(default=0)
+    #: Who is behind it (``play.services.origin``): keyed hashes of the client's address block
+    #: and of the browser's device cookie, cleared after ORIGIN_KEEP_DAYS.
+    address_hash = models.CharField(max_length=32, null=True, blank=True)
+    device_hash = models.CharField(max_length=32, null=True, blank=True)
+    #: Another account whose ranked try of the day began shortly before from the same device or
+    #: address, unsubmitted or lost (a peek): the result is held for review. ``linked_by``: how.
+    linked_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    linked_by = models.CharField(max_length=16, blank=True, db_default="", default="")
 
     class Meta:
-        indexes = [models.Index(fields=["player", "-started_at"], name="attempt_player_recent")]
+        indexes = [
+            models.Index(fields=["player", "-started_at"], name="attempt_player_recent"),
+            models.Index(fields=["daily_date", "device_hash"], name="attempt_day_device"),
+            models.Index(fields=["daily_date", "address_hash"], name="attempt_day_address"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.deal_code} {self.started_at:%Y-%m-%d %H:%M}"
@@ -255,6 +269,18 @@ class BoardEntry(models.Model):
             models.Index(fields=["board", "rank_key", "submitted_at", "submission"], name="board_order"),
             models.Index(fields=["board", "rank"], name="frozen_rank", condition=Q(rank__isnull=False)),
         ]
+
+
+class DayHints(models.Model):
+    """Hints a player asked on a day's deal, on any attempt of its number (the ranked try, a
+    practice try, a numbered attempt) while the day was open: the ranked result carries them."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
+    hints = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "date"], name="one_day_hints_per_player")]
 
 
 class PlayerStats(models.Model):

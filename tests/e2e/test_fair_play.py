@@ -97,7 +97,9 @@ def test_start_panel_then_a_timed_win_verified_and_ranked_then_practice_with_hin
     assert started.value.request.post_data_json == {"deal": "daily"}
     assert answer["deal"] == code and answer["ranked"] is True
     page.wait_for_selector("#table[data-ready=true]")
-    expect(page.get_by_test_id("deal-code")).to_have_text(code)
+    # The code stays off the page until the day is final: not shown, not in the log box.
+    expect(page.get_by_test_id("deal-code")).to_have_text("shown once the day is final")
+    assert code not in page.get_by_test_id("move-log").input_value()
     expect(page.get_by_test_id("mode-note")).to_be_hidden()
     attempt = Attempt.objects.get(player__username="harpist")
     assert attempt.ranked and attempt.daily_date == deal.date

@@ -6,13 +6,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from ...core import days
 from ...core.errors import TooLarge
 from ...play.selectors import submissions as submission_reads
 from ...play.selectors.deal import daily_deal
-from ...play.services import attempts, intake
+from ...play.services import attempts, intake, origin
 from ...play.services.deal import daily_deal_ensure
 from ..errors import too_large_message
 from ..params import date_param, valid_body
@@ -26,6 +27,7 @@ from ..serializers import (
     SubmissionIn,
     SubmissionOut,
 )
+from ..throttling import address_block
 from .common import ERRORS
 
 
@@ -54,8 +56,20 @@ class AttemptsView(APIView):
     @extend_schema(request=AttemptIn, responses={201: AttemptOut, **ERRORS})
     def post(self, request):
         data = valid_body(AttemptIn, request)
-        attempt = attempts.attempt_start(player=request.user, deal_code=data["deal"])
-        return Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
+        device = origin.device_token(request.COOKIES.get(origin.DEVICE_COOKIE))
+        who = origin.origin_of(address_block(BaseThrottle().get_ident(request)), device)
+        attempt = attempts.attempt_start(player=request.user, deal_code=data["deal"], origin=who)
+        response = Response(AttemptOut(attempt).data, status=status.HTTP_201_CREATED)
+        if request.COOKIES.get(origin.DEVICE_COOKIE) != device:
+            response.set_cookie(
+                origin.DEVICE_COOKIE,
+                device,
+                max_age=settings.DEVICE_COOKIE_DAYS * 86400,
+                httponly=True,
+                secure=settings.SESSION_COOKIE_SECURE,
+                samesite="Lax",
+            )
+        return response
 
 
 class AttemptView(APIView):

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from celery import current_app
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -22,8 +22,9 @@ from games import compact
 
 from ...core import days, sql
 from ...core.errors import Conflict, Forbidden, Invalid, TooLarge
-from ...record.models import Attempt, Submission, is_guest
+from ...record.models import Attempt, DayHints, Submission, is_guest
 from .. import tempo
+from . import attempts
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 #: under this name).
 VERIFY_TASK = "leaderboard.tasks.verify_submission"
 
-_SUBMISSIONS = Submission._meta.db_table
+_SUBMISSIONS, _ATTEMPTS, _DAY_HINTS = Submission._meta.db_table, Attempt._meta.db_table, DayHints._meta.db_table
 _INSERTED = (
     "attempt_id",
     "attempt_started_at",
@@ -57,8 +58,9 @@ _INSERTED_SQL = ", ".join(f'"{name}"' for name in _INSERTED)
 def submission_create(*, attempt: Attempt, player, actions, times=None, received_at=None) -> Submission:
     """Store the log first (it is never lost), then queue its verification after commit.
     ``times``: the browser's time of each action (ms since the attempt started), required for
-    a daily attempt; evidence for staff review, never ranked. ``received_at``: when the server
-    got the log, if not now (a draft submitted once its day is final: ``drafts``)."""
+    a daily attempt; a numbered deal's result without them is kept off the boards
+    (``tempo.NO_TIMES``). Evidence for staff review, never ranked. ``received_at``: when the
+    server got the log, if not now (a draft submitted once its day is final: ``drafts``)."""
     submitted_at = received_at or timezone.now()
     _check_submission(attempt, player, actions, submitted_at)
     _check_times(attempt, times, len(actions), submitted_at)
@@ -69,7 +71,6 @@ def submission_create(*, attempt: Attempt, player, actions, times=None, received
         deal_number=attempt.deal_number,
         daily_date=attempt.daily_date,
         actions=actions,
-        hints=attempt.hints,
         times=times,
         practice=attempt.practice,
         log_hash=log_hash(actions),
@@ -136,28 +137,46 @@ def log_hash(actions: list) -> str:
 
 
 def _store(submission: Submission) -> None:
-    """Insert the row; a second submission to the attempt is a conflict (its unique index,
-    ``one_submission_per_attempt``: the attempt and its start, the month partition's key)."""
+    """Insert the row with its hints, under the player's hints lock (``attempts.hints_lock``):
+    what the result carries is read in the transaction that stores it, and a hint asked once
+    it is stored is refused. A second submission to the attempt is a conflict (its unique
+    index, ``one_submission_per_attempt``: the attempt and its start, the month partition's key)."""
     try:
-        if connection.in_atomic_block:
-            with transaction.atomic():  # a savepoint: a conflict leaves the caller's transaction usable
-                _submission_insert(submission)
-        else:
-            _submission_insert(submission)  # one statement: its own transaction
+        with transaction.atomic():  # a savepoint in a caller's: a conflict leaves it usable
+            attempts.hints_lock(submission.player_id)
+            _submission_insert(submission)
     except IntegrityError:
         raise Conflict(
             _("This attempt already has a submission: start a new attempt."), code="already_submitted"
         ) from None
 
 
+# The hints a result carries, read as it is stored: its attempt's, and for a ranked try those
+# of the player's day (``DayHints``: asked on any attempt of the day's number), whichever is more.
+_ATTEMPT_HINTS = f'(SELECT a."hints" FROM "{_ATTEMPTS}" a WHERE a."id" = %s AND a."started_at" = %s)'
+_RANKED_HINTS = (
+    f'GREATEST({_ATTEMPT_HINTS}, COALESCE((SELECT h."hints" FROM "{_DAY_HINTS}" h '
+    f'WHERE h."player_id" = %s AND h."date" = %s), 0))'
+)
+_HINTS_AT = _INSERTED.index("hints")
+
+
 def _submission_insert(submission: Submission) -> None:
-    """The new row in one plain INSERT (no transaction around it, no ORM compile); the log and
-    its times in the compact encoding of their fields (leaderboard.fields)."""
+    """The new row in one plain INSERT (no ORM compile), its hints read by it; the log and its
+    times in the compact encoding of their fields (leaderboard.fields)."""
     values = [getattr(submission, name) for name in _INSERTED]
     values[_INSERTED.index("actions")] = compact.encode_log(submission.actions)
     values[_INSERTED.index("times")] = None if submission.times is None else compact.encode_times(submission.times)
-    [(submission.pk,)] = sql.run(
-        f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(["%s"] * len(values))}) RETURNING "id"',
+    attempt = submission.attempt
+    if attempt.ranked and attempt.daily_date is not None:
+        hints_sql, hints_args = _RANKED_HINTS, [attempt.pk, attempt.started_at, attempt.player_id, attempt.daily_date]
+    else:
+        hints_sql, hints_args = _ATTEMPT_HINTS, [attempt.pk, attempt.started_at]
+    placeholders = ["%s"] * len(values)
+    placeholders[_HINTS_AT] = hints_sql
+    values[_HINTS_AT : _HINTS_AT + 1] = hints_args
+    [(submission.pk, submission.hints)] = sql.run(
+        f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(placeholders)}) RETURNING "id", "hints"',
         values,
     )
     submission._state.adding = False

@@ -19,6 +19,7 @@ from ...boards.services import entries
 from ...core import days, sql
 from ...record.models import Attempt, Submission
 from .. import tempo
+from . import origin
 from .intake import enqueue_verification
 
 Status = Submission.Status
@@ -101,7 +102,7 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
         f'AND a."started_at" = s."attempt_started_at" {within}'
-        f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at"',
+        f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at", a."linked_by"',
         [Status.VERIFYING, claim, now, submission_id, Status.PENDING, *bounds, now + _CLOCK_SLACK],
     )
     if not rows:
@@ -111,7 +112,7 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
     values["actions"] = compact.decode_log(values["actions"])  # bytea: the fields' encoding
     if values["times"] is not None:
         values["times"] = compact.decode_times(values["times"])
-    values["copy_of_id"], deal_code, started_at = row[len(_CLAIMED) :]
+    values["copy_of_id"], deal_code, started_at, linked_by = row[len(_CLAIMED) :]
     submission = Submission(
         **values, attempt_started_at=started_at, status=Status.VERIFYING, claim=claim, claimed_at=now
     )
@@ -122,6 +123,7 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
         deal_number=values["deal_number"],
         daily_date=values["daily_date"],
         started_at=started_at,
+        linked_by=linked_by,
     )
     return submission
 
@@ -156,6 +158,9 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
     duration_ms = int((submission.submitted_at - submission.attempt.started_at).total_seconds() * 1000)
     profile = tempo.profile(submission.times) if submission.times is not None else None
     reasons = _flag_reasons(profile, len(submission.actions), duration_ms)
+    if profile is None and submission.daily_date is None:  # intake refuses a daily game without times
+        reasons.insert(0, tempo.NO_TIMES)
+    reasons += origin.linked_reasons(submission.attempt.linked_by)
     return {
         "status": Status.VERIFIED,
         "verified_at": now,

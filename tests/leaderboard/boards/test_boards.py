@@ -6,6 +6,7 @@ from leaderboard_fixtures.service import (  # noqa: F401  (autouse, as in tests/
     _tempo_rules_off,
     board_key,
     daily_code,
+    times_within,
     unreachable_index,
 )
 from rest_framework.test import APIClient
@@ -186,6 +187,7 @@ def win_on(player, day, game: dict) -> Submission:
         deal_number=number,
         daily_date=day,
         actions=game["actions"],
+        times=times_within(len(game["actions"]), 30 * 60_000),  # as intake requires for a daily game
         submitted_at=attempt.started_at + timedelta(minutes=30),
     )
     return verification.submission_verify(submission.pk)

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from leaderboard_fixtures.reliability import PASSWORD
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, times_within  # noqa: F401  (autouse, as in tests/reliability/)
+from leaderboard_fixtures.timing import human_times
 from rest_framework.test import APIClient
 from threads import together
 from worker import wait_for
@@ -37,7 +38,8 @@ def test_two_concurrent_submissions_for_one_attempt_keep_one(make_player, won_ga
             client = APIClient()  # two devices of the same player
             client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
             actions = won_game["actions"] if i == 0 else won_game["actions"][:-1]
-            return client.post(f"/api/attempts/{attempt.pk}/submission", {"actions": actions}, format="json")
+            body = {"actions": actions, "times": human_times(won_game["deal"], actions, seed=1)}  # a person's tempo
+            return client.post(f"/api/attempts/{attempt.pk}/submission", body, format="json")
 
         responses = together(2, submit)
         assert sorted(r.status_code for r in responses) == [202, 409], [r.content for r in responses]
@@ -55,7 +57,10 @@ def test_one_submission_delivered_to_four_workers_at_once_is_verified_once(make_
     player = make_player("alice")
     for _ in range(ROUNDS):
         submission = intake.submission_create(
-            attempt=started(player, won_game["deal"]), player=player, actions=won_game["actions"]
+            attempt=started(player, won_game["deal"]),
+            player=player,
+            actions=won_game["actions"],
+            times=times_within(len(won_game["actions"]), 60_000),
         )
         results = together(4, lambda i: verification.submission_verify(submission.pk))
         assert not any(isinstance(r, Exception) for r in results), results

@@ -1,6 +1,6 @@
-"""The intake's INSERT outside any transaction (as a request runs it): one statement that is
-its own transaction, the verification queued once it is stored, a second log for the same
-attempt a conflict."""
+"""The intake's INSERT outside any transaction (as a request runs it): one statement in a
+transaction with the player's hints lock, the verification queued once it is stored, a second
+log for the same attempt a conflict."""
 
 from datetime import timedelta
 
@@ -31,7 +31,9 @@ def test_a_submission_is_stored_by_one_statement_then_queued(make_player, won_ga
     assert not connection.in_atomic_block
     with CaptureQueriesContext(connection) as queries:
         made = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
-    assert len(queries) == 1 and queries[0]["sql"].startswith("INSERT")
+    # One INSERT, in a transaction with the player's hints lock before it (attempts.hints_lock).
+    assert [query["sql"].split()[0] for query in queries] == ["BEGIN", "SELECT", "INSERT", "COMMIT"]
+    assert "pg_advisory_xact_lock" in queries[1]["sql"]
     queued = [("leaderboard.tasks.verify_submission", repr((made.pk,)))]
     assert queued_tasks(clean_redis) == queued  # in the real broker, for a worker
     stored = Submission.objects.get()

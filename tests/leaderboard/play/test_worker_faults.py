@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 import redis
 from django.utils import timezone
-from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse, as in tests/reliability/)
+from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, times_within  # noqa: F401  (autouse, as in tests/reliability/)
+from leaderboard_fixtures.timing import human_times
 from rest_framework.test import APIClient
 from worker import wait_for
 
@@ -46,13 +47,14 @@ def status_of(submission_id: int) -> str:
 
 def test_a_worker_killed_mid_verification_is_recovered_by_beat_and_verified_once(workers, make_player, settings):
     settings.SUBMISSION_MAX_ACTIONS = len(LONG_LOG)
-    first = workers()
+    first = workers(TEMPO_MIN_ACTIONS=str(10**9))  # the log's times are even: no tempo rule here
     player = make_player("alice")
     # Played over two days: 800,000 actions at a human pace, so the result is plausible.
     attempt = Attempt.objects.create(
         player=player, deal_code="EH1-N-AAAAAAF", deal_number=5, started_at=timezone.now() - timedelta(days=2)
     )
-    submission = intake.submission_create(attempt=attempt, player=player, actions=LONG_LOG)  # queued at commit
+    times = times_within(len(LONG_LOG), 2 * 86_400_000 - 60_000)
+    submission = intake.submission_create(attempt=attempt, player=player, actions=LONG_LOG, times=times)  # queued
 
     wait_for(lambda: status_of(submission.pk) == "verifying", timeout=30, interval=0.01)
     first.kill()  # SIGKILL while the log is being replayed
@@ -61,7 +63,7 @@ def test_a_worker_killed_mid_verification_is_recovered_by_beat_and_verified_once
     assert not BoardEntry.objects.exists()
 
     # A new worker; beat's task re-queues the claim once it is older than STALE_VERIFYING_SECONDS.
-    second = workers(STALE_VERIFYING_SECONDS=1, STALE_PENDING_SECONDS=1)
+    second = workers(STALE_VERIFYING_SECONDS=1, STALE_PENDING_SECONDS=1, TEMPO_MIN_ACTIONS=str(10**9))
     wait_for(lambda: timezone.now() - killed.claimed_at > timedelta(seconds=1.5))
     beat = celery_app.send_task("leaderboard.tasks.requeue_stale_submissions")
     task_done(second, beat.id)
@@ -90,7 +92,8 @@ def test_a_task_delivered_twice_verifies_once(workers, make_player, won_game):
     attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
     attempt.refresh_from_db()
-    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
+    times = human_times(won_game["deal"], won_game["actions"], seed=1)  # a person's tempo
+    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"], times=times)
     duplicates = [celery_app.send_task("leaderboard.tasks.verify_submission", args=[submission.pk]) for _ in range(2)]
     for task in duplicates:
         task_done(worker, task.id)
@@ -117,7 +120,8 @@ def test_redis_stopped_when_a_player_submits_nothing_is_lost(
 
     redis_server.stop()
     started = time.monotonic()
-    sent = client.post(f"/api/attempts/{attempt}/submission", {"actions": won_game["actions"]}, format="json")
+    body = {"actions": won_game["actions"], "times": human_times(won_game["deal"], won_game["actions"], seed=1)}
+    sent = client.post(f"/api/attempts/{attempt}/submission", body, format="json")
     assert sent.status_code == 202, sent.content
     assert time.monotonic() - started < 3  # the request is not held while the broker is away
     stored = Submission.objects.get()

@@ -54,8 +54,11 @@ export function act(play, text) {
 /** Deal the cards of `play.code` and replay the saved log onto them. */
 export function dealCards(play) {
   const { code, record } = play;
-  $("deal-code").textContent = code;
-  $("code-input").placeholder = code;
+  // Today's deal keeps its code off its page until the day is final (docs/fair-play.md): a
+  // player who saw it could open the same cards as a numbered deal, or pass it on.
+  const secret = Boolean(play.page && play.page.daily);
+  $("deal-code").textContent = secret ? TEXT.codeHidden : code;
+  if (!secret) $("code-input").placeholder = code;
   play.game = Game.new(parseCode(code).number);
   if (record.actions.length) {
     const result = replayOnto(play.game, record.actions);

@@ -126,9 +126,9 @@ export async function submit(play) {
     return;
   }
   try {
-    const body = { actions: play.record.actions };
-    // A late start's first actions have no time worth sending; today's deal always has them.
-    if (play.record.daily || !play.record.clockNote) body.times = play.record.times;
+    // Every game that can rank is sent with its times (the server keeps one without them off
+    // the boards); a late start's actions before the attempt have 0.
+    const body = { actions: play.record.actions, times: play.record.times };
     const sent = await post(`/api/attempts/${play.record.attemptId}/submission`, body);
     play.record.submissionId = sent.id;
     play.record.submission = { status: sent.status };

@@ -44,7 +44,7 @@ export const TEXT = {
   provenWinnable: gettext("proven winnable"),
   playersSoFar: (n) => say(ngettext("%(count)s player so far", "%(count)s players so far", n), { count: formatNumber(n) }),
   closesAt: (when) => say(gettext("closes at %(time)s"), { time: when }),
-  codeHidden: gettext("shown when you start"),
+  codeHidden: gettext("shown once the day is final"),
   dailyAbout: gettext("Everyone gets the same deal today. The fewest moves wins, then the highest score, then the fastest time."),
   dailyUnavailable: (why) => say(gettext("Today's deal is not available: %(reason)s"), { reason: why }),
   inviteTitle: gettext("Sign in to play today's deal"),

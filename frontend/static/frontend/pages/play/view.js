@@ -85,7 +85,8 @@ export function render(play) {
   $("mode-note").hidden = !record.practice;
   tableEl.dataset.logLength = record.actions.length;
   $("log-length").textContent = record.actions.length;
-  $("move-log").value = JSON.stringify({ deal: play.code, actions: record.actions });
+  const secret = Boolean(play.page && play.page.daily); // today's code stays off its page (deal.js)
+  $("move-log").value = JSON.stringify({ deal: secret ? null : play.code, actions: record.actions });
   $("undo").disabled = over;
   $("hint").disabled = over;
   $("give-up").disabled = over || !record.actions.length;
