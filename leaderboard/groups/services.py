@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 from ..core import cache
 from ..core.errors import Conflict, Forbidden, Invalid, NotFound
+from ..record.models import is_guest
 from .models import Group, Membership
 from .selectors import not_found
 
@@ -40,6 +41,7 @@ def new_code() -> str:
 def group_create(*, owner, name: str) -> Group:
     """A new group owned (and joined) by ``owner``, with an invite code."""
     name = _clean_name(name)
+    _named(owner)
     with transaction.atomic():
         _lock_player(owner)
         _check_player_room(owner)
@@ -51,6 +53,7 @@ def group_create(*, owner, name: str) -> Group:
 def group_join(*, player, code: str) -> tuple[Group, bool]:
     """``player`` joins the group whose invite code is ``code``: ``(group, joined)``, joined
     False when they were a member already (joining twice changes nothing)."""
+    _named(player)
     with transaction.atomic():
         group = Group.objects.select_for_update(no_key=True).filter(invite_code=code).first() if code else None
         if group is None:
@@ -165,6 +168,14 @@ def _clean_name(name: str) -> str:
 def _lock_player(player) -> None:
     """Serialise the changes of one player's memberships until the transaction ends."""
     User.objects.select_for_update(no_key=True).filter(pk=player.pk).values_list("pk").first()
+
+
+def _named(player) -> None:
+    """A guest (``accounts.guests``) has no name to show the other members: it keeps its result first."""
+    if is_guest(player):
+        raise Forbidden(
+            gettext("Keep your result under a name first: a guest has no name to show a group."), code="guest"
+        )
 
 
 def _check_player_room(player) -> None:

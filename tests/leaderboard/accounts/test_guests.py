@@ -203,3 +203,13 @@ def test_unclaimed_guests_idle_for_guest_keep_days_are_deleted(settings, today_d
     assert tasks.forget_guests() == 1
     assert set(User.objects.values_list("pk", flat=True)) == {playing.pk, young.pk, named.pk}
     assert not Attempt.objects.filter(player_id=idle.pk).exists()
+
+
+def test_a_guest_neither_creates_nor_joins_a_group(make_player, client_for):
+    owner = client_for(make_player("ada"))
+    code = owner.post("/api/groups/", {"name": "Harpists"}, format="json").json()["invite"]["code"]
+    guest = guest_client()
+    created = guest.post("/api/groups/", {"name": "Guests"}, format="json")
+    joined = guest.post("/api/groups/join/", {"code": code}, format="json")
+    assert (created.status_code, joined.status_code) == (403, 403)
+    assert joined.json()["error"]["code"] == "guest"
