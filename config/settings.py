@@ -426,6 +426,8 @@ REST_FRAMEWORK = {
         "submission": env_str("THROTTLE_SUBMISSION", "60/minute"),
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
+        # Mails a person can make the site send: confirmations, password resets (per address).
+        "account_mail": env_str("THROTTLE_ACCOUNT_MAIL", "5/hour"),
     },
 }
 
@@ -441,6 +443,28 @@ SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 # game that short finds the token its start cached). Deleting the token or saving
 # the user forgets it at once; this bounds only changes made without model signals. 0: off.
 AUTH_TOKEN_CACHE_SECONDS = env_int("AUTH_TOKEN_CACHE_SECONDS", 600, min_value=0)
+
+# --------------------------------------------------------------------------------------
+# Mail: accounts' confirmations and password resets (leaderboard/accounts/mail.py). With
+# EMAIL_HOST unset every mail is written to the log stream (the console backend), link included.
+# --------------------------------------------------------------------------------------
+
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, min_value=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Easy Harp Daily <noreply@localhost>")
+# How long a link to confirm an address, or to set a new password, works (Django's
+# PasswordResetTokenGenerator: once, and not after this).
+EMAIL_CONFIRM_SECONDS = env_int("EMAIL_CONFIRM_SECONDS", 3 * 86_400, min_value=60)
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3600, min_value=60)
+# A player may take a new name once in this many days.
+RENAME_DAYS = env_int("RENAME_DAYS", 30, min_value=0)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Easy Harp Daily API",

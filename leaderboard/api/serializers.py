@@ -23,6 +23,9 @@ class AccountOut(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     authenticated = serializers.BooleanField()
     is_staff = serializers.BooleanField()
+    email = serializers.CharField(
+        required=False, allow_blank=True, help_text="The confirmed address (empty: none); signed-in only."
+    )
     token = serializers.CharField(required=False)
 
 

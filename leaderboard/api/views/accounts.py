@@ -10,22 +10,26 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import email as emails
 from ...accounts import names
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
+from ..account_serializers import SignupIn
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
 from ..throttling import PerAddressThrottle, SignupThrottle
 from .common import ERRORS
 
 
-def _account(user, token: str | None = None) -> dict:
+def account(user, token: str | None = None) -> dict:
     data = {
         "username": user.username if user.is_authenticated else None,
         "authenticated": user.is_authenticated,
         "is_staff": user.is_staff,
     }
+    if user.is_authenticated:
+        data["email"] = user.email
     if token:
         data["token"] = token
     return data
@@ -35,12 +39,15 @@ class SignupView(APIView):
     permission_classes = [CsrfWhenSessionCookie]
     throttle_classes = [SignupThrottle]
 
-    @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
+    @extend_schema(request=SignupIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
-        data = valid_body(CredentialsIn, request)
+        data = valid_body(SignupIn, request)
+        address = data.pop("email", "")
         user = accounts.user_signup(**data)
+        if address:  # optional; a link to confirm it, as the settings send
+            emails.email_set(user, address, base_url=request.build_absolute_uri("/"))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return Response(_account(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
+        return Response(account(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
 
 
 class LoginView(APIView):
@@ -61,7 +68,7 @@ class LoginView(APIView):
         if user is None:
             raise Invalid(_("Wrong username or password."), code="invalid_credentials")
         login(request, user)
-        return Response(_account(user, accounts.user_token(user)))
+        return Response(account(user, accounts.user_token(user)))
 
 
 class LogoutView(APIView):
@@ -79,4 +86,4 @@ class MeView(APIView):
 
     @extend_schema(responses={200: AccountOut})
     def get(self, request):
-        return Response(_account(request.user))
+        return Response(account(request.user))

@@ -16,7 +16,12 @@ def test_signup_logs_the_session_in_and_returns_a_token():
     made = client.post("/api/auth/signup/", {"username": "alice", "password": PASSWORD}, format="json")
     assert made.status_code == 201
     assert made.json()["username"] == "alice" and len(made.json()["token"]) == 40
-    assert client.get("/api/auth/me/").json() == {"username": "alice", "authenticated": True, "is_staff": False}
+    assert client.get("/api/auth/me/").json() == {
+        "username": "alice",
+        "authenticated": True,
+        "is_staff": False,
+        "email": "",
+    }
     token_client = APIClient()
     token_client.credentials(HTTP_AUTHORIZATION=f"Token {made.json()['token']}")
     assert token_client.get("/api/auth/me/").json()["username"] == "alice"
