@@ -45,3 +45,34 @@ class NameIn(serializers.Serializer):
 
 class SentOut(serializers.Serializer):
     sent = serializers.BooleanField(help_text="Always true: the answer never says whether an address has an account.")
+
+
+class ExportAccountOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField(help_text="The confirmed address, or empty.")
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+    is_staff = serializers.BooleanField()
+    is_active = serializers.BooleanField()
+
+
+class ExportGroupOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.BooleanField()
+    joined_at = serializers.DateTimeField()
+
+
+class ExportOut(serializers.Serializer):
+    exported_at = serializers.DateTimeField()
+    account = ExportAccountOut()
+    groups = ExportGroupOut(many=True)
+    tables = serializers.DictField(
+        child=serializers.ListField(child=serializers.DictField()),
+        help_text="Every row that names the player, by table (app.model, or app.model.field when the "
+        "player is named by another field than player/user): attempts, submissions with their move "
+        "logs (actions), the browser's times of each action (times), results, hints, flags "
+        "(flagged, flag_reasons, tempo), board entries, statistics, groups owned, memberships, "
+        "tokens (their keys left out) and staff's admin log. No password hash.",
+    )

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ...accounts import email as emails
-from ...accounts import passwords
+from ...accounts import export, passwords
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie
 from .. import account_serializers as shapes
@@ -104,3 +104,18 @@ class PasswordChangeView(APIView):
         )
         update_session_auth_hash(request, user)  # this session stays logged in
         return Response(account(user, accounts.user_token(user)))
+
+
+class ExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: shapes.ExportOut, 401: ERRORS[401]},
+        description="Everything the service holds about the caller, as a JSON file to download.",
+    )
+    def get(self, request):
+        data = export.player_export(request.user)
+        response = Response(data)
+        response["Content-Disposition"] = f'attachment; filename="easyharp-data-{request.user.pk}.json"'
+        response["Cache-Control"] = "no-store"
+        return response
