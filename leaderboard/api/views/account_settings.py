@@ -1,15 +1,15 @@
 """Thin API views of an account's own settings (``/api/auth/...``): its email address, a
 forgotten or changed password, a new name, the download of its data, its deletion."""
 
-from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth import logout, update_session_auth_hash
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import deletion, export, passwords
 from ...accounts import email as emails
-from ...accounts import export, passwords
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie
 from .. import account_serializers as shapes
@@ -119,3 +119,21 @@ class ExportView(APIView):
         response["Content-Disposition"] = f'attachment; filename="easyharp-data-{request.user.pk}.json"'
         response["Cache-Control"] = "no-store"
         return response
+
+
+class DeleteView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [PerAddressThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=shapes.PasswordIn,
+        responses={204: OpenApiResponse(description="The account and everything naming it are deleted."), **ERRORS},
+        description="Confirmed with the password. Results leave the boards, which are ranked again; "
+        "owned groups pass to their longest-standing member (or are deleted when alone).",
+    )
+    def post(self, request):
+        password = valid_body(shapes.PasswordIn, request)["password"]
+        deletion.account_delete(request.user, password)
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

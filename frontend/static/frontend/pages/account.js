@@ -19,6 +19,11 @@ const jobs = {
     });
     return gettext("Your password is changed; you are logged out everywhere else.");
   },
+  async delete(data) {
+    await post("/api/auth/delete/", { password: String(data.get("password") || "") });
+    window.location.assign("/");
+    return gettext("Your account is deleted.");
+  },
   async "email-confirm"() {
     const answer = await post("/api/auth/email/confirm/", { token: page.token });
     return interpolate(gettext("Confirmed: %(email)s is your account's address."), answer);
