@@ -18,7 +18,7 @@ import games
 from games.cards import DECK_SIZE
 from games.deal import COLUMNS
 from games.game import FOUNDATIONS, HISTORY_LIMIT
-from leaderboard.accounts import passwords
+from leaderboard.accounts import passwords, rename
 
 from . import offline
 
@@ -229,7 +229,13 @@ def rules(request):
 @ensure_csrf_cookie
 def account(request):
     """The account's settings: email, password, name, its data, deletion, passkeys."""
-    return _page(request, "account.html", {"kind": "account"})
+    return _page(
+        request,
+        "account.html",
+        {"kind": "account"},
+        rename_days=settings.RENAME_DAYS,
+        rename_allowed_at=rename.rename_allowed_at(request.user),
+    )
 
 
 @ensure_csrf_cookie

@@ -19,17 +19,43 @@ def user_signup(*, username: str, password: str):
     """Create a player; Django's password validators decide what a good password is. The name
     is stored NFKC-normalised and must not look like another player's (``names``)."""
     username = names.normalized(username or "").strip()
+    candidate = User(username=username)
+    key = name_checked(username, password=password, candidate=candidate)
+    candidate.set_password(password)
+    try:
+        with transaction.atomic():  # the account, its stats row and its name's key, or none
+            name_lock(username)
+            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
+                raise taken(username)
+            candidate.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
+            PlayerStats.objects.create(player=candidate)
+    except IntegrityError:
+        if PlayerName.objects.filter(key=key).exists():
+            raise looks_alike(username) from None
+        raise taken(username) from None
+    return candidate
+
+
+def name_checked(username: str, *, password: str | None = None, candidate=None) -> str:
+    """The checks of a name (normalised already) that sign-up and a new name share: given,
+    free in any case, like no other player's, valid, of one script; with ``password``, the
+    password validators too. ``candidate``: the account that takes the name (a new one, or the
+    one renamed, whose own name does not count against it). Answers the name's look-alike key."""
     if not username:
         raise Invalid(_("Choose a username."), code="username_required")
-    if User.objects.filter(username__iexact=username).exists():
-        raise _taken(username)
+    others = User.objects.exclude(pk=candidate.pk) if candidate is not None and candidate.pk else User.objects
+    if others.filter(username__iexact=username).exists():
+        raise taken(username)
     key = names.name_key(username)
-    if PlayerName.objects.filter(key=key).exists():
-        raise _looks_alike(username)
-    candidate = User(username=username)
+    keys = PlayerName.objects.filter(key=key)
+    if candidate is not None and candidate.pk:
+        keys = keys.exclude(player_id=candidate.pk)
+    if keys.exists():
+        raise looks_alike(username)
     try:
         User._meta.get_field("username").run_validators(username)
-        password_validation.validate_password(password, candidate)
+        if password is not None:
+            password_validation.validate_password(password, candidate or User(username=username))
     except ValidationError as exc:
         raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
     if names.mixes_scripts(username):
@@ -37,26 +63,14 @@ def user_signup(*, username: str, password: str):
             _("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
             code="username_mixed_scripts",
         )
-    candidate.set_password(password)
-    try:
-        with transaction.atomic():  # the account, its stats row and its name's key, or none
-            _lock_username(username)
-            if User.objects.filter(username__iexact=username).exists():  # taken while we checked
-                raise _taken(username)
-            candidate.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
-            PlayerStats.objects.create(player=candidate)
-    except IntegrityError:
-        if PlayerName.objects.filter(key=key).exists():
-            raise _looks_alike(username) from None
-        raise _taken(username) from None
-    return candidate
+    return key
 
 
-def _taken(username: str) -> Conflict:
+def taken(username: str) -> Conflict:
     return Conflict(_("The username %(username)s is taken.") % {"username": repr(username)}, code="username_taken")
 
 
-def _looks_alike(username: str) -> Conflict:
+def looks_alike(username: str) -> Conflict:
     return Conflict(
         _("The username %(username)s looks like another player's name: choose one that does not.")
         % {"username": repr(username)},
@@ -64,7 +78,7 @@ def _looks_alike(username: str) -> Conflict:
     )
 
 
-def _lock_username(username: str) -> None:
+def name_lock(username: str) -> None:
     """Serialise sign-ups of one name in any case until the transaction ends: the unique
     index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
     sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])

@@ -12,6 +12,7 @@ urlpatterns = [
     path("auth/email/", settings_views.EmailView.as_view(), name="email"),
     path("auth/email/confirm/", settings_views.EmailConfirmView.as_view(), name="email-confirm"),
     path("auth/delete/", settings_views.DeleteView.as_view(), name="account-delete"),
+    path("auth/name/", settings_views.NameView.as_view(), name="name-change"),
     path("auth/export/", settings_views.ExportView.as_view(), name="export"),
     path("auth/password/", settings_views.PasswordChangeView.as_view(), name="password-change"),
     path("auth/password/forgot/", settings_views.PasswordForgotView.as_view(), name="password-forgot"),

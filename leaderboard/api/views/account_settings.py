@@ -8,7 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ...accounts import deletion, export, passwords
+from ...accounts import deletion, export, passwords, rename
 from ...accounts import email as emails
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie
@@ -137,3 +137,16 @@ class DeleteView(APIView):
         deletion.account_delete(request.user, password)
         logout(request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NameView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=shapes.NameIn,
+        responses={200: AccountOut, **ERRORS},
+        description="A new name, once in RENAME_DAYS days (409 rename_too_soon); the sign-up's name rules apply.",
+    )
+    def post(self, request):
+        user = rename.name_change(request.user, valid_body(shapes.NameIn, request)["username"])
+        return Response(account(user))

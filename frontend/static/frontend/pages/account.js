@@ -19,6 +19,11 @@ const jobs = {
     });
     return gettext("Your password is changed; you are logged out everywhere else.");
   },
+  async name(data) {
+    const answer = await post("/api/auth/name/", { username: String(data.get("username") || "").trim() });
+    window.location.reload();
+    return interpolate(gettext("Your name is %(username)s now."), answer);
+  },
   async delete(data) {
     await post("/api/auth/delete/", { password: String(data.get("password") || "") });
     window.location.assign("/");
