@@ -165,6 +165,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     # The admin's log-in lock-out (the "Security" block below).
     "axes",
+    # Passkeys (WebAuthn): django-otp's devices, django-otp-webauthn's passkey device and views.
+    "django_otp",
+    "django_otp_webauthn",
     # The engine: a plain package with no apps.py on purpose (it must not import Django).
     "games",
     "leaderboard",
@@ -185,6 +188,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): a passkey used in this session (django-otp).
+    "django_otp.middleware.OTPMiddleware",
     # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
     "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -197,6 +202,8 @@ AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out admin log-in before the password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # A log-in with a passkey and no password (django-otp-webauthn's passwordless log-in).
+    "django_otp_webauthn.backends.WebAuthnBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -465,6 +472,17 @@ EMAIL_CONFIRM_SECONDS = env_int("EMAIL_CONFIRM_SECONDS", 3 * 86_400, min_value=6
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3600, min_value=60)
 # A player may take a new name once in this many days.
 RENAME_DAYS = env_int("RENAME_DAYS", 30, min_value=0)
+
+# Passkeys (WebAuthn, django-otp-webauthn): the relying party is the site's domain, and a
+# passkey answers only to these origins (scheme, host and port of the pages).
+OTP_WEBAUTHN_RP_ID = env_str("WEBAUTHN_RP_ID", "localhost")
+OTP_WEBAUTHN_RP_NAME = "Easy Harp Daily"
+# (Browsers make passkeys on https:// pages, and on http://localhost alone.)
+OTP_WEBAUTHN_ALLOWED_ORIGINS = env_list(
+    "WEBAUTHN_ORIGINS",
+    ["http://localhost:8000"] if DEBUG else [f"https://{host}" for host in ALLOWED_HOSTS if "*" not in host],
+)
+OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = True
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Easy Harp Daily API",
