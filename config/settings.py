@@ -165,6 +165,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     # The admin's log-in lock-out (the "Security" block below).
     "axes",
+    # Passkeys (WebAuthn): django-otp's devices, django-otp-webauthn's passkey device and views.
+    "django_otp",
+    "django_otp_webauthn",
     # The engine: a plain package with no apps.py on purpose (it must not import Django).
     "games",
     "leaderboard",
@@ -185,6 +188,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): a passkey used in this session (django-otp).
+    "django_otp.middleware.OTPMiddleware",
     # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
     "config.middleware.PageMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -197,6 +202,8 @@ AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out admin log-in before the password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # A log-in with a passkey and no password (django-otp-webauthn's passwordless log-in).
+    "django_otp_webauthn.backends.WebAuthnBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -441,6 +448,8 @@ REST_FRAMEWORK = {
         "hint": env_str("THROTTLE_HINT", "60/minute"),
         "attempt": env_str("THROTTLE_ATTEMPT", "30/minute"),
         "draft": env_str("THROTTLE_DRAFT", "20/minute"),
+        # Mails a person can make the site send: confirmations, password resets (per address).
+        "account_mail": env_str("THROTTLE_ACCOUNT_MAIL", "5/hour"),
     },
 }
 
@@ -456,6 +465,39 @@ SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 # game that short finds the token its start cached). Deleting the token or saving
 # the user forgets it at once; this bounds only changes made without model signals. 0: off.
 AUTH_TOKEN_CACHE_SECONDS = env_int("AUTH_TOKEN_CACHE_SECONDS", 600, min_value=0)
+
+# --------------------------------------------------------------------------------------
+# Mail: accounts' confirmations and password resets (leaderboard/accounts/mail.py). With
+# EMAIL_HOST unset every mail is written to the log stream (the console backend), link included.
+# --------------------------------------------------------------------------------------
+
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, min_value=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Easy Harp Daily <noreply@localhost>")
+# How long a link to confirm an address, or to set a new password, works (Django's
+# PasswordResetTokenGenerator: once, and not after this).
+EMAIL_CONFIRM_SECONDS = env_int("EMAIL_CONFIRM_SECONDS", 3 * 86_400, min_value=60)
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_SECONDS", 3600, min_value=60)
+# A player may take a new name once in this many days.
+RENAME_DAYS = env_int("RENAME_DAYS", 30, min_value=0)
+
+# Passkeys (WebAuthn, django-otp-webauthn): the relying party is the site's domain, and a
+# passkey answers only to these origins (scheme, host and port of the pages).
+OTP_WEBAUTHN_RP_ID = env_str("WEBAUTHN_RP_ID", "localhost")
+OTP_WEBAUTHN_RP_NAME = "Easy Harp Daily"
+# (Browsers make passkeys on https:// pages, and on http://localhost alone.)
+OTP_WEBAUTHN_ALLOWED_ORIGINS = env_list(
+    "WEBAUTHN_ORIGINS",
+    ["http://localhost:8000"] if DEBUG else [f"https://{host}" for host in ALLOWED_HOSTS if "*" not in host],
+)
+OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = True
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Easy Harp Daily API",

@@ -72,6 +72,8 @@ urlpatterns = [
     # Prometheus' scrape, for the bearer of METRICS_TOKEN only (config/metrics.py).
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
+    # Passkeys: registration and log-in ceremonies (django-otp-webauthn's views).
+    path("webauthn/", include("django_otp_webauthn.urls", namespace="otp_webauthn")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI from the project's static files (drf_spectacular_sidecar), its start-up script
     # a file too (the split view): nothing inline, nothing from a CDN, under the CSP.

@@ -22,4 +22,9 @@ urlpatterns = [
     path("replay/<int:submission_id>/", views.replay, name="replay"),
     path("login/", views.login_page, name="login"),
     path("signup/", views.signup_page, name="signup"),
+    path("account/", views.account, name="account"),
+    path("account/email/<str:token>/", views.email_confirm, name="email-confirm"),
+    path("password/forgot/", views.password_forgot, name="password-forgot"),
+    path("password/reset/<str:uid>/<str:token>/", views.password_reset, name="password-reset"),
+    path("privacy/", views.privacy, name="privacy"),
 ]

@@ -18,6 +18,7 @@ import games
 from games.cards import DECK_SIZE
 from games.deal import COLUMNS
 from games.game import FOUNDATIONS, HISTORY_LIMIT
+from leaderboard.accounts import passwords, rename
 from leaderboard.record.models import is_guest
 
 from . import offline
@@ -223,3 +224,44 @@ def _rules_facts() -> dict:
 def rules(request):
     """The rules, scoring, ranking order and fair play, in the reader's language."""
     return _page(request, "rules.html", {"kind": "rules"}, facts=_rules_facts())
+
+
+# -- the account's pages (leaderboard/accounts: the services; /api/auth/...: what they post) --
+
+
+@_players_only
+@ensure_csrf_cookie
+def account(request):
+    """The account's settings: email, password, name, its data, deletion, passkeys."""
+    return _page(
+        request,
+        "account.html",
+        {"kind": "account"},
+        rename_days=settings.RENAME_DAYS,
+        rename_allowed_at=rename.rename_allowed_at(request.user),
+    )
+
+
+@ensure_csrf_cookie
+def email_confirm(request, token: str):
+    """The link of a confirmation mail: a button posts its token (a mail scanner that opens
+    links confirms nothing)."""
+    return _page(request, "email_confirm.html", {"kind": "email-confirm", "token": token})
+
+
+@ensure_csrf_cookie
+def password_forgot(request):
+    return _page(request, "password_forgot.html", {"kind": "password-forgot"})
+
+
+@ensure_csrf_cookie
+def password_reset(request, uid: str, token: str):
+    """The link of a reset mail: a form for the new password, or, for a used or expired
+    link, a word saying so and a way to ask again."""
+    valid = passwords.reset_user(uid, token) is not None
+    return _page(request, "password_reset.html", {"kind": "password-reset", "uid": uid, "token": token, "valid": valid})
+
+
+def privacy(request):
+    """What the service stores about a player, why, for how long, and who sees it."""
+    return _page(request, "privacy.html", {"kind": "privacy"}, rename_days=settings.RENAME_DAYS)

@@ -35,7 +35,7 @@ from rest_framework.throttling import BaseThrottle
 from ..core import sql
 
 User = get_user_model()
-_USER_FIELDS = {"id", "username", "is_active", "is_staff", "is_superuser"}
+_USER_FIELDS = {"id", "username", "email", "is_active", "is_staff", "is_superuser"}
 # Model.from_db takes a subset of the fields in the model's own order.
 USER_FIELDS = [f.attname for f in User._meta.concrete_fields if f.attname in _USER_FIELDS]
 

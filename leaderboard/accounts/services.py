@@ -26,23 +26,8 @@ def signup_checked(*, username: str, password: str, player_id: int | None = None
     """The sign-up's checks of a name and a password, for a new account or for the guest
     ``player_id`` keeping its result (``guests``): the name as it is stored, or the refusal."""
     username = names.normalized(username or "").strip()
-    if not username:
-        raise Invalid(_("Choose a username."), code="username_required")
-    if User.objects.filter(username__iexact=username).exclude(pk=player_id).exists():
-        raise _taken(username)
-    if PlayerName.objects.filter(key=names.name_key(username)).exclude(player_id=player_id).exists():
-        raise _looks_alike(username)
-    candidate = User(username=username)
-    try:
-        User._meta.get_field("username").run_validators(username)
-        password_validation.validate_password(password, candidate)
-    except ValidationError as exc:
-        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
-    if names.mixes_scripts(username):
-        raise Invalid(
-            _("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
-            code="username_mixed_scripts",
-        )
+    candidate = User(pk=player_id, username=username) if player_id else User(username=username)
+    name_checked(username, password=password, candidate=candidate)
     return username
 
 
@@ -55,25 +40,56 @@ def account_named(player, username: str, password: str):
     player.set_password(password)
     try:
         with transaction.atomic():
-            _lock_username(username)
+            name_lock(username)
             if User.objects.filter(username__iexact=username).exclude(pk=player.pk).exists():  # taken while we checked
-                raise _taken(username)
+                raise taken(username)
             player.save()  # takes the name's key (signals): unique, a look-alike that won the race fails here
             if not PlayerName.objects.filter(player=player, key=key).exists():  # a rename that lost the race
-                raise _looks_alike(username)
+                raise looks_alike(username)
             PlayerStats.objects.get_or_create(player=player)
     except IntegrityError:
         if PlayerName.objects.filter(key=key).exists():
-            raise _looks_alike(username) from None
-        raise _taken(username) from None
+            raise looks_alike(username) from None
+        raise taken(username) from None
     return player
 
 
-def _taken(username: str) -> Conflict:
+def name_checked(username: str, *, password: str | None = None, candidate=None) -> str:
+    """The checks of a name (normalised already) that sign-up, a guest's keeping and a new name
+    share: given, free in any case, like no other player's, valid, of one script; with
+    ``password``, the password validators too. ``candidate``: the account that takes the name (a
+    new one, or the one renamed, whose own name does not count against it). Answers the name's
+    look-alike key."""
+    if not username:
+        raise Invalid(_("Choose a username."), code="username_required")
+    others = User.objects.exclude(pk=candidate.pk) if candidate is not None and candidate.pk else User.objects
+    if others.filter(username__iexact=username).exists():
+        raise taken(username)
+    key = names.name_key(username)
+    keys = PlayerName.objects.filter(key=key)
+    if candidate is not None and candidate.pk:
+        keys = keys.exclude(player_id=candidate.pk)
+    if keys.exists():
+        raise looks_alike(username)
+    try:
+        User._meta.get_field("username").run_validators(username)
+        if password is not None:
+            password_validation.validate_password(password, candidate or User(username=username))
+    except ValidationError as exc:
+        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_signup") from None
+    if names.mixes_scripts(username):
+        raise Invalid(
+            _("A username may not mix letters of different scripts (Latin and Cyrillic, say)."),
+            code="username_mixed_scripts",
+        )
+    return key
+
+
+def taken(username: str) -> Conflict:
     return Conflict(_("The username %(username)s is taken.") % {"username": repr(username)}, code="username_taken")
 
 
-def _looks_alike(username: str) -> Conflict:
+def looks_alike(username: str) -> Conflict:
     return Conflict(
         _("The username %(username)s looks like another player's name: choose one that does not.")
         % {"username": repr(username)},
@@ -81,7 +97,7 @@ def _looks_alike(username: str) -> Conflict:
     )
 
 
-def _lock_username(username: str) -> None:
+def name_lock(username: str) -> None:
     """Serialise sign-ups of one name in any case until the transaction ends: the unique
     index on usernames is case-sensitive, so "alice" and "ALICE" could both get through."""
     sql.run("SELECT pg_advisory_xact_lock(hashtext('signup'), hashtext(upper(%s)))", [username])

@@ -25,6 +25,9 @@ class AccountOut(serializers.Serializer):
     authenticated = serializers.BooleanField()
     guest = serializers.BooleanField(help_text="A guest player: its results rank once it keeps them (auth/keep/).")
     is_staff = serializers.BooleanField()
+    email = serializers.CharField(
+        required=False, allow_blank=True, help_text="The confirmed address (empty: none); signed-in only."
+    )
     token = serializers.CharField(required=False)
 
 

@@ -1,6 +1,7 @@
 from django.urls import include, path, re_path
 
 from .errors import api_not_found
+from .views import account_settings as settings_views
 from .views import accounts, boards, drafts, guests, play
 
 urlpatterns = [
@@ -10,6 +11,14 @@ urlpatterns = [
     path("auth/me/", accounts.MeView.as_view(), name="me"),
     path("auth/guest/", guests.GuestView.as_view(), name="guest"),
     path("auth/keep/", guests.KeepView.as_view(), name="keep"),
+    path("auth/email/", settings_views.EmailView.as_view(), name="email"),
+    path("auth/email/confirm/", settings_views.EmailConfirmView.as_view(), name="email-confirm"),
+    path("auth/delete/", settings_views.DeleteView.as_view(), name="account-delete"),
+    path("auth/name/", settings_views.NameView.as_view(), name="name-change"),
+    path("auth/export/", settings_views.ExportView.as_view(), name="export"),
+    path("auth/password/", settings_views.PasswordChangeView.as_view(), name="password-change"),
+    path("auth/password/forgot/", settings_views.PasswordForgotView.as_view(), name="password-forgot"),
+    path("auth/password/reset/", settings_views.PasswordResetView.as_view(), name="password-reset"),
     path("daily/", play.DailyTodayView.as_view(), name="daily-today"),
     path("daily/<str:day>/", play.DailyView.as_view(), name="daily"),
     path("attempts/", play.AttemptsView.as_view(), name="attempts"),

@@ -313,6 +313,8 @@ class PlayerName(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_key"
     )
     key = models.TextField(unique=True)
+    #: When the player last chose a new name (``accounts.rename``: once in RENAME_DAYS).
+    renamed_at = models.DateTimeField(null=True, blank=True)
 
 
 class ArchivedMonth(models.Model):

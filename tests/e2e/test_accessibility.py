@@ -48,9 +48,13 @@ READY = {
     "groups": "body[data-ready=true]",
     "group": "body[data-ready=true]",
     "group-join": "body[data-ready=true]",
+    "account": "body[data-ready=true]",
+    "email-confirm": "body[data-ready=true]",
+    "password-forgot": "body[data-ready=true]",
+    "password-reset": "body[data-ready=true]",
 }
 #: Pages drawn by the server alone: their h1 shows they are there.
-STATIC = {"rules", "login", "signup"}
+STATIC = {"rules", "login", "signup", "privacy"}
 
 
 @pytest.fixture
@@ -108,6 +112,8 @@ def pages(site: dict) -> dict[str, str]:
         "group": [group.pk],
         "group-join": [group.invite_code],
         "calendar-month": [f"{site['yesterday']:%Y-%m}"],
+        "email-confirm": ["not-a-token"],
+        "password-reset": ["MQ", "not-a-token"],
     }
     found = {}
     for name in routes():

@@ -10,11 +10,13 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import email as emails
 from ...accounts import names
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie, locked_out
 from ...core.errors import Invalid
 from ...record.models import is_guest
+from ..account_serializers import SignupIn
 from ..params import valid_body
 from ..serializers import AccountOut, CredentialsIn
 from ..throttling import PerAddressThrottle, SignupThrottle
@@ -30,6 +32,8 @@ def account_data(user, token: str | None = None) -> dict:
         "guest": guest,
         "is_staff": user.is_staff,
     }
+    if user.is_authenticated:
+        data["email"] = user.email
     if token:
         data["token"] = token
     return data
@@ -39,10 +43,13 @@ class SignupView(APIView):
     permission_classes = [CsrfWhenSessionCookie]
     throttle_classes = [SignupThrottle]
 
-    @extend_schema(request=CredentialsIn, responses={201: AccountOut, **ERRORS})
+    @extend_schema(request=SignupIn, responses={201: AccountOut, **ERRORS})
     def post(self, request):
-        data = valid_body(CredentialsIn, request)
+        data = valid_body(SignupIn, request)
+        address = data.pop("email", "")
         user = accounts.user_signup(**data)
+        if address:  # optional; a link to confirm it, as the settings send
+            emails.email_set(user, address, base_url=request.build_absolute_uri("/"))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(account_data(user, accounts.user_token(user)), status=status.HTTP_201_CREATED)
 

@@ -21,6 +21,7 @@ def test_signup_logs_the_session_in_and_returns_a_token():
         "authenticated": True,
         "guest": False,
         "is_staff": False,
+        "email": "",
     }
     token_client = APIClient()
     token_client.credentials(HTTP_AUTHORIZATION=f"Token {made.json()['token']}")

@@ -38,7 +38,7 @@ def test_a_known_token_is_read_from_the_cache_after_the_first_request(make_playe
     assert any("authtoken_token" in sql for sql in queries_of(token))  # the first: PostgreSQL
     assert queries_of(token) == []  # then no query at all for /me
     body = me(token).json()
-    assert body == {"username": "alice", "authenticated": True, "guest": False, "is_staff": False}
+    assert body == {"username": "alice", "authenticated": True, "guest": False, "is_staff": False, "email": ""}
     values = cache.get(_cache_key(token))
     assert alice.password not in values and alice.pk in values  # no password hash in the cache
 

@@ -10,6 +10,8 @@ form.addEventListener("submit", async (event) => {
   error.textContent = "";
   const data = new FormData(form);
   const body = { username: String(data.get("username") || "").trim(), password: String(data.get("password") || "") };
+  const email = String(data.get("email") || "").trim();
+  if (page.mode === "signup" && email) body.email = email;
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {

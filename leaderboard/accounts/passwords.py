@@ -1,0 +1,101 @@
+"""Passwords: a forgotten one reset by a link by email, a known one changed; either ends every
+other session of the account and deletes its API tokens.
+
+The reset is Django's: ``PasswordResetForm`` finds the active accounts with that confirmed
+address and mails each a link; ``default_token_generator`` (PasswordResetTokenGenerator)
+signs the account's password hash and last log-in into it, so the link works once (the new
+password changes the hash) and not after PASSWORD_RESET_TIMEOUT. Nothing in the answer says
+whether an address has an account."""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from ..core.errors import Invalid
+from .email import email_normalized
+
+User = get_user_model()
+
+
+class _ResetForm(PasswordResetForm):
+    def save(self, *, base_url: str, **kwargs):
+        self._base_url = base_url.rstrip("/")
+        super().save(**kwargs)
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        context["link"] = f"{self._base_url}/password/reset/{context['uid']}/{context['token']}/"
+        super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
+def password_forgot(address: str, *, base_url: str) -> None:
+    """Mail a reset link to each active account whose confirmed address is ``address``;
+    an address of no account gets nothing, and the caller is told the same."""
+    form = _ResetForm({"email": email_normalized(address)})
+    if form.is_valid():
+        form.save(
+            base_url=base_url,
+            subject_template_name="accounts/mail/password_reset_subject.txt",
+            email_template_name="accounts/mail/password_reset.txt",
+            use_https=base_url.startswith("https:"),
+            domain_override=urlsplit(base_url).netloc,
+            extra_email_context={"hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600)},
+        )
+
+
+def reset_user(uidb64: str, token: str):
+    """The account a reset link is for, or None when the link is altered, used or expired."""
+    try:
+        user = User.objects.get(pk=force_str(urlsafe_base64_decode(uidb64)), is_active=True)
+    except (TypeError, ValueError, OverflowError, User.DoesNotExist, ValidationError):
+        return None
+    return user if default_token_generator.check_token(user, token) else None
+
+
+def password_reset(uidb64: str, token: str, password: str):
+    user = reset_user(uidb64, token)
+    if user is None:
+        raise Invalid(_("This link is not valid, or it has expired."), code="invalid_link")
+    _password_set(user, password)
+    return user
+
+
+def password_change(user, old_password: str, password: str, *, keep_session: str | None = None):
+    """The settings' change: the old password first. ``keep_session``: the session key of the
+    request that asked (it stays logged in)."""
+    if not user.check_password(old_password):
+        raise Invalid(_("The current password is wrong."), code="wrong_password")
+    _password_set(user, password, keep_session=keep_session)
+
+
+def _password_set(user, password: str, *, keep_session: str | None = None) -> None:
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        raise Invalid(" ".join(exc.messages), detail=exc.messages, code="invalid_password") from None
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        sessions_end(user, keep=keep_session)
+        Token.objects.filter(user=user).delete()  # the token cache forgets them (signals)
+
+
+def sessions_end(user, *, keep: str | None = None) -> int:
+    """Delete the account's sessions but ``keep``'s. A session names its account only in its
+    signed data, so each live one is read (Django keeps no index of them by account)."""
+    ended = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.session_key != keep and session.get_decoded().get("_auth_user_id") == str(user.pk):
+            ended.append(session.session_key)
+    Session.objects.filter(session_key__in=ended).delete()
+    return len(ended)

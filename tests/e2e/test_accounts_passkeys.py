@@ -1,0 +1,47 @@
+"""End to end: a player adds a passkey in the settings with Chromium's virtual authenticator
+(Chrome DevTools Protocol, WebAuthn.addVirtualAuthenticator), logs out, and logs in with the
+passkey alone, no password."""
+
+import pytest
+from playwright.sync_api import expect
+from worker import wait_for
+
+from .conftest import PASSWORD
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_adds_a_passkey_and_logs_in_with_it(page, live_server, worker, settings):
+    from django_otp_webauthn.models import WebAuthnCredential
+
+    base = live_server.url
+    settings.OTP_WEBAUTHN_ALLOWED_ORIGINS = [base]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    page.goto(f"{base}/signup/?next=/account/")
+    page.get_by_test_id("username").fill("petra")
+    page.get_by_test_id("password").fill(PASSWORD)
+    page.get_by_test_id("auth-submit").click()
+    page.wait_for_url(f"{base}/account/")
+    page.get_by_test_id("passkey-add").click()
+    wait_for(lambda: WebAuthnCredential.objects.filter(user__username="petra").exists(), timeout=15)
+
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("nav-login")).to_be_visible()
+    page.goto(f"{base}/login/?next=/account/")
+    page.get_by_test_id("passkey-login").click()
+    page.wait_for_url(f"{base}/account/")
+    expect(page.get_by_test_id("nav-me")).to_have_text("petra")
