@@ -10,12 +10,14 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ...accounts import email as emails
 from ...accounts import guests
 from ...accounts import services as accounts
 from ...accounts.authentication import CsrfWhenSessionCookie
 from ...core.errors import Conflict
+from ..account_serializers import SignupIn
 from ..params import valid_body
-from ..serializers import AccountOut, CredentialsIn
+from ..serializers import AccountOut
 from ..throttling import PerAddressThrottle, SignupThrottle
 from .accounts import account_data
 from .common import ERRORS
@@ -41,16 +43,20 @@ class GuestView(APIView):
 
 
 class KeepView(APIView):
-    """The guest keeps its results: a name and a password (the sign-up's rules)."""
+    """The guest keeps its results: a name and a password (the sign-up's rules), and, as at
+    sign-up, an optional email address, sent a link to confirm it."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [PerAddressThrottle]
     throttle_scope = "login"
 
-    @extend_schema(request=CredentialsIn, responses={200: AccountOut, **ERRORS})
+    @extend_schema(request=SignupIn, responses={200: AccountOut, **ERRORS})
     def post(self, request):
-        data = valid_body(CredentialsIn, request)
+        data = valid_body(SignupIn, request)
+        address = data.pop("email", "")
         player = guests.guest_keep(request.user, **data)
+        if address:
+            emails.email_set(player, address, base_url=request.build_absolute_uri("/"))
         login(request, player, backend=_BACKEND)  # a new password: the session is issued again
         request.session.set_expiry(None)
         return Response(account_data(player, accounts.user_token(player)))

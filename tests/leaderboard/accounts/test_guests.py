@@ -57,6 +57,7 @@ def test_a_guest_is_signed_in_on_this_browser_with_no_name(today_deal):
         "authenticated": True,
         "guest": True,
         "is_staff": False,
+        "email": "",
     }
     guest = User.objects.get()
     assert guest.username.startswith(GUEST_PREFIX) and not guest.has_usable_password()
@@ -108,6 +109,7 @@ def test_keeping_the_result_keeps_attempt_result_rank_and_streak(today_deal, won
         "authenticated": True,
         "guest": False,
         "is_staff": False,
+        "email": "",
         "token": None,
     }
     assert guest.get("/api/auth/me/").json()["username"] == "harpist"  # the session goes on
@@ -213,3 +215,19 @@ def test_a_guest_neither_creates_nor_joins_a_group(make_player, client_for):
     joined = guest.post("/api/groups/join/", {"code": code}, format="json")
     assert (created.status_code, joined.status_code) == (403, 403)
     assert joined.json()["error"]["code"] == "guest"
+
+
+def test_a_guest_keeping_its_result_may_give_an_address_confirmed_by_a_link():
+    from django.core import mail
+
+    guest = guest_client()
+    kept = guest.post(
+        "/api/auth/keep/", {"username": "harpist", "password": PASSWORD, "email": "harp@example.org"}, format="json"
+    )
+    assert kept.status_code == 200 and kept.json()["email"] == ""  # not used before it is confirmed
+    (message,) = mail.outbox
+    assert message.to == ["harp@example.org"] and "harpist" in message.body and "/account/email/" in message.body
+    refused = guest_client().post(
+        "/api/auth/keep/", {"username": "harpist2", "password": PASSWORD, "email": "not an address"}, format="json"
+    )
+    assert refused.status_code == 400 and not User.objects.filter(username="harpist2").exists()

@@ -2,7 +2,8 @@
  * Guest players (issue 22): a visitor who presses Start becomes a guest, a player with no name
  * or password yet, bound to this browser by its session cookie (POST /api/auth/guest/, under
  * the sign-up throttle). Its result is verified and shows the rank it would have; "Keep this
- * result" gives it a name and a password (POST /api/auth/keep/, the sign-up's rules), and the
+ * result" gives it a name, a password and, if it likes, an email address (POST /api/auth/keep/,
+ * the sign-up's rules), and the
  * result then goes on its board, if its day is not final yet.
  */
 
@@ -31,10 +32,13 @@ export function keepForm(play, onKept) {
     maxlength: "150", "data-testid": "keep-username" });
   const password = h("input", { id: "keep-password", name: "password", type: "password", autocomplete: "new-password",
     required: true, "data-testid": "keep-password" });
+  const email = h("input", { id: "keep-email", name: "email", type: "email", autocomplete: "email",
+    "data-testid": "keep-email" });
   const submit = h("button", { type: "submit", class: "share-button", "data-testid": "keep-submit" }, TEXT.keepSubmit);
   const form = h("form", { class: "keep-form", "data-testid": "keep-form", hidden: true },
     h("label", { for: "keep-username" }, TEXT.username), username,
-    h("label", { for: "keep-password" }, TEXT.password), password, submit);
+    h("label", { for: "keep-password" }, TEXT.password), password,
+    h("label", { for: "keep-email" }, TEXT.emailOptional), email, submit);
   open.addEventListener("click", () => {
     form.hidden = false;
     open.hidden = true;
@@ -45,7 +49,9 @@ export function keepForm(play, onKept) {
     submit.disabled = true;
     error.textContent = "";
     try {
-      const account = await post("/api/auth/keep/", { username: username.value, password: password.value });
+      const body = { username: username.value, password: password.value };
+      if (email.value) body.email = email.value; // optional: sent a link to confirm it
+      const account = await post("/api/auth/keep/", body);
       play.user = { username: account.username, authenticated: true, guest: false };
       if (play.record) play.record.attemptUser = account.username; // the same attempt, now named
       saveGame(play);

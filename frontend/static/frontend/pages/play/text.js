@@ -197,6 +197,7 @@ export const TEXT = {
   keepSubmit: gettext("Keep it"),
   username: gettext("Username"),
   password: gettext("Password"),
+  emailOptional: gettext("Email address (optional)"),
   rankUnavailable: (why) => say(gettext("Rank unavailable: %(reason)s"), { reason: why }),
   rankNow: (rank) => say(gettext("Your rank on this board is now #%(rank)s."), { rank: formatNumber(rank) }),
   notClean: gettext("Not a clean game (undo or hints used)."),
