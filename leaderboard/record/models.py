@@ -24,6 +24,8 @@ class DailyDeal(models.Model):
     number = models.PositiveIntegerField()
     #: The solver's winning line: proof that the deal can be won, public once the day ends.
     solution = models.JSONField()
+    #: The solver line's move count (``len(solution)``: it has no undo), the engine match's yardstick.
+    solution_moves = models.PositiveIntegerField(null=True, blank=True)
     candidates_tried = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -174,8 +176,21 @@ class Submission(models.Model):
     copy_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies", db_constraint=False
     )
-    #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
+    #: sha256 of the log's canonical line (games.canonical.line_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
+    #: The earlier submission of another player whose canonical line this one's is very close to
+    #: (leaderboard.play.copies). No database constraint, as ``copy_of``.
+    near_copy_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="near_copies",
+        db_constraint=False,
+        db_index=False,
+    )
+    #: What the copy and engine-match checks measured, for staff (leaderboard.play.signals).
+    signals = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [
