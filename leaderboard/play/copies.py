@@ -40,6 +40,8 @@ PERMUTATIONS, BANDS, ROWS = 128, 16, 8
 #: each stays a listpack (Redis's compact encoding, up to 128 fields by default).
 BUCKET_BITS = 14
 _SEED = 26
+_VALUE_BYTES = 4
+SIGNATURE_BYTES = PERMUTATIONS * _VALUE_BYTES
 _ONLY_STOCK = " ".join(["s"] * SHINGLE)
 
 # KEYS: a band's hash key each; ARGV: the band's field each, then the submission id, the TTL.
@@ -65,16 +67,17 @@ def line_shingles(line: Sequence[str]) -> set[str]:
 
 
 def signature(shingles: set[str]) -> bytes:
-    """The MinHash signature of a set of shingles: PERMUTATIONS 64-bit values, as bytes."""
+    """The MinHash signature of a set of shingles: PERMUTATIONS 32-bit values (datasketch's, on
+    its 32-bit SHA-1 hash of each shingle), little-endian bytes: SIGNATURE_BYTES."""
     minhash = MinHash(num_perm=PERMUTATIONS, seed=_SEED)
     minhash.update_batch([shingle.encode() for shingle in shingles])
-    return minhash.hashvalues.tobytes()
+    return minhash.hashvalues.astype("<u4").tobytes()
 
 
 def band_slots(deal_number: int, signature_bytes: bytes) -> list[tuple[str, bytes]]:
     """Each band's (Redis key, field): a hash of its ROWS values, the first BUCKET_BITS of which
     pick the bucket."""
-    width = ROWS * 8
+    width = ROWS * _VALUE_BYTES
     slots = []
     for band in range(BANDS):
         digest = hashlib.blake2b(signature_bytes[band * width : (band + 1) * width], digest_size=8).digest()
