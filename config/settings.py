@@ -403,6 +403,22 @@ TEMPO_MAX_FAST_SHARE = env_float("TEMPO_MAX_FAST_SHARE", 0.25, min_value=0)
 TEMPO_MIN_SPREAD = env_float("TEMPO_MIN_SPREAD", 1.5, min_value=0)
 TEMPO_PAUSE_MIN_ACTIONS = env_int("TEMPO_PAUSE_MIN_ACTIONS", 200, min_value=1)
 TEMPO_MIN_PAUSES_PER_100 = env_float("TEMPO_MIN_PAUSES_PER_100", 0.5, min_value=0)
+# pace_ignores_moves below this correlation of think time with card moves (tempo.difficulty_follow).
+TEMPO_MIN_DIFFICULTY_FOLLOW = env_float("TEMPO_MIN_DIFFICULTY_FOLLOW", 0.4)
+# Near-copies (leaderboard.play.copies; docs/fair-play.md): the Jaccard index of two canonical
+# lines' shingles from which the later is a near-copy, the shortest line compared, and how long
+# the Redis index keeps a deal's lines.
+NEAR_COPY_JACCARD = env_float("NEAR_COPY_JACCARD", 0.8, min_value=0)
+NEAR_COPY_MIN_ACTIONS = env_int("NEAR_COPY_MIN_ACTIONS", 50, min_value=1)
+NEAR_COPY_INDEX_SECONDS = env_int("NEAR_COPY_INDEX_SECONDS", 3 * 86400, min_value=60)
+# The engine match (leaderboard.play.engine_match; docs/fair-play.md).
+ENGINE_MATCH_SHARE = env_float("ENGINE_MATCH_SHARE", 0.8, min_value=0)
+ENGINE_MOVES_FACTOR = env_float("ENGINE_MOVES_FACTOR", 1.1, min_value=0)
+ENGINE_DAY_MIN_WINS = env_int("ENGINE_DAY_MIN_WINS", 100, min_value=1)
+ENGINE_DAY_MEDIAN_SHARE = env_float("ENGINE_DAY_MEDIAN_SHARE", 0.5, min_value=0)
+ENGINE_STREAK_DAYS = env_int("ENGINE_STREAK_DAYS", 7, min_value=1)
+ENGINE_STREAK_WINS = env_int("ENGINE_STREAK_WINS", 4, min_value=1)
+ENGINE_STREAK_FACTOR = env_float("ENGINE_STREAK_FACTOR", 1.2, min_value=0)
 # Beat re-queues pending rows older than this, and claims older than the hard time limit.
 STALE_PENDING_SECONDS = env_int("STALE_PENDING_SECONDS", 30, min_value=1)
 STALE_VERIFYING_SECONDS = env_int("STALE_VERIFYING_SECONDS", CELERY_TASK_TIME_LIMIT + 30, min_value=1)

@@ -25,9 +25,10 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .accounts.authentication import forget_users
-from .play import tempo
+from .play import staff_words, tempo
 from .play.services import moderation, origin, verification
-from .record.models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, PlayerStats, Submission
+from .record.models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, Submission
+from .record.players import PlayerStats
 
 User = get_user_model()
 
@@ -37,6 +38,7 @@ REASONS = {
     tempo.NO_TIMES: tempo.NO_TIMES_TEXT,
     **origin.REASONS,
     verification.TOO_FAST: gettext_noop("More actions a second, by the server's clock, than a person can play."),
+    **staff_words.REASONS,
 }
 
 #: The tempo profile's fields (leaderboard.tempo.TempoProfile) in the order staff read them:
@@ -56,26 +58,11 @@ PROFILE_FIELDS = {
 }
 
 
-def _profile_value(name: str, value) -> str:
-    if name == "share_under_150ms":
-        return f"{value:.1%}"
-    if name.endswith("_ms"):
-        return f"{value:,.0f} ms"
-    return f"{value:g}"
-
-
-def _minutes(ms: int | None) -> str:
-    if ms is None:
-        return ""
-    seconds = ms // 1000
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 class ReviewMixin:
     """The review of a result, shared by the submissions and the moderation queue: its flag's
     reasons in words, its tempo profile, the chart of its think times, and the two decisions."""
 
-    review_fields = ("reasons_in_words", "tempo_profile", "think_time_chart")
+    review_fields = ("reasons_in_words", "move_signals", "tempo_profile", "think_time_chart")
 
     @admin.display(description=_("reasons"))
     def reasons_in_words(self, submission):
@@ -84,12 +71,17 @@ class ReviewMixin:
             or None
         )
 
+    @admin.display(description=_("moves"))
+    def move_signals(self, submission):
+        rows = staff_words.signal_rows(submission.signals)
+        return render_to_string("admin/leaderboard/tempo_profile.html", {"rows": rows}) if rows else None
+
     @admin.display(description=_("tempo profile"))
     def tempo_profile(self, submission):
         if not submission.tempo:
             return None
         rows = [
-            (label, _profile_value(name, submission.tempo[name]), meaning)
+            (label, staff_words.profile_value(name, submission.tempo[name]), meaning)
             for name, (label, meaning) in PROFILE_FIELDS.items()
             if name in submission.tempo
         ]
@@ -220,7 +212,7 @@ class FlaggedSubmissionAdmin(ReviewMixin, admin.ModelAdmin):
 
     @admin.display(description=_("duration"), ordering="duration_ms")
     def duration(self, submission):
-        return _minutes(submission.duration_ms)
+        return staff_words.minutes(submission.duration_ms)
 
     @admin.display(description=_("reasons"))
     def reasons_short(self, submission):

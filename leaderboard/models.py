@@ -5,16 +5,8 @@ the record of play (``record.models``), the frozen boards (``boards.models``), t
 from .boards.models import FrozenBoard
 from .groups.models import Group, Membership
 from .play.models import AttemptDraft
-from .record.models import (
-    ArchivedMonth,
-    Attempt,
-    BoardEntry,
-    DailyDeal,
-    DayHints,
-    FlaggedSubmission,
-    PlayerStats,
-    Submission,
-)
+from .record.models import ArchivedMonth, Attempt, BoardEntry, DailyDeal, FlaggedSubmission, Submission
+from .record.players import DayHints, PlayerStats
 
 __all__ = [
     "ArchivedMonth",

@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from ..boards.services import entries
 from ..core import days, sql
 from ..core.errors import Conflict
-from ..record.models import GUEST_PREFIX, Attempt, PlayerStats, Submission, is_guest
+from ..record.models import GUEST_PREFIX, Attempt, Submission, is_guest
+from ..record.players import PlayerStats
 from . import services
 
 User = get_user_model()

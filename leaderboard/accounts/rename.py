@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from ..core import cache
 from ..core.errors import Conflict
 from ..groups.models import Membership
-from ..record.models import BoardEntry, PlayerName
+from ..record.models import BoardEntry
+from ..record.players import PlayerName
 from . import names, services
 
 User = get_user_model()

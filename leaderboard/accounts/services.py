@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 
 from ..core import sql
 from ..core.errors import Conflict, Invalid
-from ..record.models import PlayerName, PlayerStats
+from ..record.players import PlayerName, PlayerStats
 from . import names
 
 User = get_user_model()

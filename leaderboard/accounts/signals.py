@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.db.models.signals import post_save
 
 from ..boards.services import entries
-from ..record.models import PlayerName
+from ..record.players import PlayerName
 from . import authentication, names
 
 

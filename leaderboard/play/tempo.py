@@ -220,6 +220,29 @@ def flags(profile: TempoProfile, rules: TempoRules) -> list[str]:
     return [code for code in RULES if fired[code]]
 
 
+#: The rule on ``difficulty_follow``, apart from RULES (it reads the actions, not the profile).
+PACE_IGNORES_MOVES = "pace_ignores_moves"
+DIFFICULTY_RULES = {
+    PACE_IGNORES_MOVES: gettext_noop("Think times do not follow the game: card moves come as fast as stock taps."),
+}
+
+
+def difficulty_follow(times: Sequence[int], actions: Sequence[str]) -> float | None:
+    """Whether think time follows how hard the position is: the correlation of each action's log
+    think time with whether it moves a card (1) or taps the stock (0). A person decides a card
+    move and only glances at a tapped card, so it is clearly positive; a machine replaying
+    recorded gaps, or drawing them at random, is near 0. None without both kinds of action."""
+    gaps = [math.log1p(max(b - a, 0)) for a, b in zip([0, *times], times)]
+    moves = [0.0 if action == "s" else 1.0 for action in actions]
+    count = len(gaps)
+    if count != len(moves) or count < 2:
+        return None
+    mean_gap, mean_move = sum(gaps) / count, sum(moves) / count
+    covariance = math.fsum((g - mean_gap) * (m - mean_move) for g, m in zip(gaps, moves))
+    spread = math.fsum((g - mean_gap) ** 2 for g in gaps) * math.fsum((m - mean_move) ** 2 for m in moves)
+    return _round(covariance / math.sqrt(spread)) if spread else None
+
+
 # -- the chart -----------------------------------------------------------------------------
 
 _WIDTH, _HEIGHT = 800, 240

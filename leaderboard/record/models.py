@@ -24,6 +24,8 @@ class DailyDeal(models.Model):
     number = models.PositiveIntegerField()
     #: The solver's winning line: proof that the deal can be won, public once the day ends.
     solution = models.JSONField()
+    #: The solver line's move count (``len(solution)``: it has no undo), the engine match's yardstick.
+    solution_moves = models.PositiveIntegerField(null=True, blank=True)
     candidates_tried = models.PositiveSmallIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -200,11 +202,24 @@ class Submission(models.Model):
     copy_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies", db_constraint=False
     )
-    #: sha256 of the log's canonical JSON (submissions.intake.log_hash): finds copies by index.
+    #: sha256 of the log's canonical line (games.canonical.line_hash): finds copies by index.
     log_hash = models.CharField(max_length=64, blank=True, db_default="")
     #: Played by a guest that has not kept it (``accounts.guests``): off the boards; kept before
     #: its day is final, it is cleared and the result ranks.
     guest = models.BooleanField(default=False, db_default=False)
+    #: The earlier submission of another player whose canonical line this one's is very close to
+    #: (leaderboard.play.copies). No database constraint, as ``copy_of``.
+    near_copy_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="near_copies",
+        db_constraint=False,
+        db_index=False,
+    )
+    #: What the copy and engine-match checks measured, for staff (leaderboard.play.signals).
+    signals = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -269,52 +284,6 @@ class BoardEntry(models.Model):
             models.Index(fields=["board", "rank_key", "submitted_at", "submission"], name="board_order"),
             models.Index(fields=["board", "rank"], name="frozen_rank", condition=Q(rank__isnull=False)),
         ]
-
-
-class DayHints(models.Model):
-    """Hints a player asked on a day's deal, on any attempt of its number (the ranked try, a
-    practice try, a numbered attempt) while the day was open: the ranked result carries them."""
-
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    date = models.DateField()
-    hints = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["player", "date"], name="one_day_hints_per_player")]
-
-
-class PlayerStats(models.Model):
-    """Daily wins and the two streaks of UTC days: days won in a row (a verified ranked daily
-    win) and days played in a row (a verified ranked daily result, won or given up)."""
-
-    player = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="stats"
-    )
-    daily_wins = models.PositiveIntegerField(default=0)
-    best_streak = models.PositiveIntegerField(default=0)
-    #: The most recent run of consecutive winning days: its length and last day.
-    last_streak = models.PositiveIntegerField(default=0)
-    last_win_date = models.DateField(null=True, blank=True)
-    best_played_streak = models.PositiveIntegerField(default=0)
-    #: The most recent run of consecutive days played: its length and last day.
-    last_played_streak = models.PositiveIntegerField(default=0)
-    last_played_date = models.DateField(null=True, blank=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["-daily_wins", "-best_streak"], name="stats_order")]
-
-
-class PlayerName(models.Model):
-    """The look-alike key of a player's name (``accounts.names.name_key``, TR39's skeleton
-    case aside). Unique: a sign-up whose name looks like an existing one fails on this index,
-    whatever other sign-up runs at the same time."""
-
-    player = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="name_key"
-    )
-    key = models.TextField(unique=True)
-    #: When the player last chose a new name (``accounts.rename``: once in RENAME_DAYS).
-    renamed_at = models.DateTimeField(null=True, blank=True)
 
 
 class ArchivedMonth(models.Model):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from leaderboard_fixtures.people import MOVE_RULES_OFF
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -90,9 +91,13 @@ def _fresh_redis(clean_redis):
 @pytest.fixture
 def human_tempo_worker(monkeypatch, request):
     """The real worker (tests/conftest.py's ``worker``) with the tempo rules switched off: a
-    browser driven by a test plays faster than any person, which those rules rightly flag.
-    Everything else (times checked at intake, replay, ranking) is as in production."""
+    browser driven by a test plays faster than any person, which those rules rightly flag; and
+    the move rules (near-copies, engine match) too: it plays the solver's line, which the engine
+    match rightly flags. Everything else (times checked at intake, replay, ranking) is as in
+    production."""
     monkeypatch.setenv("TEMPO_MIN_ACTIONS", "1000000")
+    for name, value in MOVE_RULES_OFF.items():  # and the move rules: it plays the solver's line
+        monkeypatch.setenv(name, str(value))
     return request.getfixturevalue("worker")
 
 

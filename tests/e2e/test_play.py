@@ -269,7 +269,7 @@ def test_refused_run_undo_hint_and_reload_on_a_numbered_deal(page, live_server, 
     expect(page.get_by_test_id("rule-message")).to_contain_text("outside 1..999,999")
 
 
-def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays_deal, worker, artifacts):
+def test_boards_player_page_and_replay_of_a_closed_day(page, live_server, todays_deal, human_tempo_worker, artifacts):
     deal, line = todays_deal
     yesterday = DailyDeal.objects.create(date=deal.date - timedelta(days=1), number=deal.number, solution=line)
     code = format_code(deal.number, "D")

@@ -16,6 +16,8 @@ from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils import timezone, translation
 from django.utils.translation.trans_real import DjangoTranslation
+from leaderboard_fixtures.people import MOVE_RULES_OFF
+from leaderboard_fixtures.service import not_a_copy
 from playwright.sync_api import Page, expect
 
 from games import format_code
@@ -115,13 +117,15 @@ def test_every_page_at_phone_and_desktop_width_in_three_languages(browser, live_
     # The game below is verified here, not by a worker, with the tempo rules off: its times are
     # a test's, evenly spaced, which those rules rightly flag.
     settings.TEMPO_MIN_ACTIONS = 1_000_000
+    for name, value in MOVE_RULES_OFF.items():  # and the move rules: one line for two players
+        setattr(settings, name, value)
     ada = accounts.user_signup(username="ada", password=PASSWORD)
     bob = accounts.user_signup(username="bob", password=PASSWORD)
     group = groups.group_create(owner=ada, name="Harpists")
     groups.group_join(player=bob, code=group.invite_code)
-    # Not the same log as bob's (that would be a copy, off the boards): a draw taken back first.
-    replay_id = verified_game(ada, ["s", "u", *line], deal.number)
     verified_game(bob, line, deal.number, daily_date=deal.date)  # on today's boards, in bob's history
+    # Not the same game as bob's (that would be a copy, off the boards): two moves in another order.
+    replay_id = verified_game(ada, not_a_copy(ada, format_code(deal.number, "N"), line), deal.number)
     client = Client()
     client.force_login(ada)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value

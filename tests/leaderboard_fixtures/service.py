@@ -9,13 +9,14 @@ import pytest
 import redis
 from rest_framework.test import APIClient
 
-from games import format_code, parse_code, replay
+from games import format_code, parse_code, replay, solver
 from leaderboard import tasks
 from leaderboard.accounts import services as accounts
 from leaderboard.boards import index, order
 from leaderboard.core import days
 from leaderboard.models import Attempt, DailyDeal, Submission
 from leaderboard.play.services import intake
+from leaderboard_fixtures.people import MOVE_RULES_OFF
 from leaderboard_fixtures.timing import even_times
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
@@ -29,10 +30,16 @@ def _fresh_redis(clean_redis):
 
 
 @pytest.fixture(autouse=True)
-def _tempo_rules_off(settings):
+def _tempo_rules_off(request, settings):
     """These games are timed evenly over a server clock moved back (``times_within``), which
-    the tempo rules rightly flag; tests/fairplay tests them. The server-clock speed rule stays."""
+    the tempo rules rightly flag; tests/fairplay tests them. The server-clock speed rule stays.
+    The rules that read the moves (near-copies, engine match: ``MOVE_RULES_OFF``) are off too:
+    these tests send one known log for several players, and today's deal's proof is that log;
+    a test marked ``move_rules`` keeps them on (test_copies.py, test_engine_match.py)."""
     settings.TEMPO_MIN_ACTIONS = 10**9
+    if request.node.get_closest_marker("move_rules") is None:
+        for name, value in MOVE_RULES_OFF.items():
+            setattr(settings, name, value)
 
 
 def times_within(count: int, duration_ms: float) -> list[int]:
@@ -70,14 +77,16 @@ def won_game(won_games) -> dict:
 
 @pytest.fixture
 def today_deal(won_game) -> DailyDeal:
-    """Today's deal of the day, stored as the service stores it, from a known won game."""
+    """Today's deal of the day, stored as the service stores it (the solver's line its proof),
+    the deal of a known won game."""
     from games import parse_code
 
     number = parse_code(won_game["deal"]).number
     # Not create(): a browser test's page may still be asking /api/daily/ after its test ended,
     # and the session-wide live server then stores the real deal of today after the flush.
+    line = solver.solve(number).actions  # the proof the service stores: the solver's line
     deal, _ = DailyDeal.objects.update_or_create(
-        date=days.today(), defaults={"number": number, "solution": won_game["actions"]}
+        date=days.today(), defaults={"number": number, "solution": line, "solution_moves": len(line)}
     )
     return deal
 

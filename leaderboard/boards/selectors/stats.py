@@ -9,7 +9,8 @@ from django.utils.translation import gettext
 
 from ...core import cache, days, sql
 from ...core.errors import NotFound
-from ...record.models import BoardEntry, PlayerStats, Submission, is_guest, on_boards_sql
+from ...record.models import BoardEntry, Submission, is_guest, on_boards_sql
+from ...record.players import PlayerStats
 from .. import order
 from ..store import stores_for
 from . import histogram

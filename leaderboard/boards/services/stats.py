@@ -7,7 +7,8 @@ on the day's board, won or given up) and days *won* in a row (one of them won)."
 from datetime import date, timedelta
 
 from ...core import sql
-from ...record.models import PlayerStats, Submission, on_boards_sql
+from ...record.models import Submission, on_boards_sql
+from ...record.players import PlayerStats
 
 _SUBMISSIONS, _STATS = Submission._meta.db_table, PlayerStats._meta.db_table
 _ON_BOARDS = on_boards_sql()

@@ -12,7 +12,8 @@ from games import solver
 
 from ...core import days, sql
 from ...core.errors import Conflict, Invalid, refusal_words
-from ...record.models import Attempt, DailyDeal, DayHints, Submission
+from ...record.models import Attempt, DailyDeal, Submission
+from ...record.players import DayHints
 from . import deal as daily
 from . import origin as origin_
 

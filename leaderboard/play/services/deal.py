@@ -39,6 +39,12 @@ def daily_deal_ensure(day: date) -> DailyDeal:
         raise RuntimeError(f"no winnable daily deal found for {day}")
     try:
         with transaction.atomic():
-            return DailyDeal.objects.create(date=day, number=number, solution=found.actions, candidates_tried=tried)
+            return DailyDeal.objects.create(
+                date=day,
+                number=number,
+                solution=found.actions,
+                solution_moves=len(found.actions),
+                candidates_tried=tried,
+            )
     except IntegrityError:  # another process stored it first: theirs stands
         return DailyDeal.objects.get(date=day)

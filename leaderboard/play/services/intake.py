@@ -5,8 +5,6 @@ The verification is queued by the task's name (``VERIFY_TASK``), not by importin
 ``leaderboard.tasks``: tasks import the services, never the other way round.
 """
 
-import hashlib
-import json
 import logging
 from datetime import datetime
 
@@ -18,11 +16,12 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 import games
-from games import compact
+from games import canonical, compact
 
 from ...core import days, sql
 from ...core.errors import Conflict, Forbidden, Invalid, TooLarge
-from ...record.models import Attempt, DayHints, Submission, is_guest
+from ...record.models import Attempt, Submission, is_guest
+from ...record.players import DayHints
 from .. import tempo
 from . import attempts
 
@@ -132,8 +131,9 @@ def _check_times(attempt: Attempt, times, actions_count: int, submitted_at: date
 
 
 def log_hash(actions: list) -> str:
-    """sha256 of the log's canonical JSON: equal logs, equal hashes (copies are found by it)."""
-    return hashlib.sha256(json.dumps(actions, separators=(",", ":")).encode()).hexdigest()
+    """sha256 of the log's canonical line (games.canonical: aliases written one way, undone
+    actions out): two logs of one game hash the same, and copies are found by it."""
+    return canonical.line_hash(actions)
 
 
 def _store(submission: Submission) -> None:

@@ -28,6 +28,8 @@ _UNVERIFIED = {
     "error": "",
     "refusal": None,
     "tempo": None,
+    "signals": None,
+    "near_copy_of": None,
 }
 
 

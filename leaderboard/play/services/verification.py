@@ -18,7 +18,7 @@ from ...boards import order
 from ...boards.services import entries
 from ...core import days, sql
 from ...record.models import Attempt, Submission
-from .. import tempo
+from .. import signals, tempo
 from . import origin
 from .intake import enqueue_verification
 
@@ -67,8 +67,10 @@ def submission_verify(submission_id: int) -> Submission | None:
     if submission is None:
         return None
     result = games.replay(submission.attempt.deal_code, submission.actions)
+    # What the moves tell (near-copies, engine match): reads, before the transaction that stores.
+    found = signals.review(submission, result.won, result.moves) if result.ok else signals.Review()
     with transaction.atomic():
-        fields = _result_fields(submission, result)
+        fields = _result_fields(submission, result, found)
         if not _result_store(submission, claim, fields):
             return None  # re-claimed after we took too long: the other worker finishes it
         for name, value in fields.items():
@@ -142,7 +144,7 @@ def _result_store(submission: Submission, claim: uuid.UUID, fields: dict) -> boo
     )
 
 
-def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
+def _result_fields(submission: Submission, result: games.ReplayResult, found: signals.Review) -> dict:
     """The columns of the result: the rejection and its first bad action, or the verified game
     with its duration by the server's clock, its rank key and its fair-play flags."""
     now = timezone.now()
@@ -161,6 +163,12 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
     if profile is None and submission.daily_date is None:  # intake refuses a daily game without times
         reasons.insert(0, tempo.NO_TIMES)
     reasons += origin.linked_reasons(submission.attempt.linked_by)
+    reasons += found.reasons
+    rank_key = order.rank_key(
+        result.won, result.moves, result.score, duration_ms, foundation=result.foundation, hints=submission.hints
+    )
+    if found.rank_key_floor is not None:  # a near-copy ranks after its original, even once cleared
+        rank_key = max(rank_key, found.rank_key_floor)
     return {
         "status": Status.VERIFIED,
         "verified_at": now,
@@ -174,13 +182,13 @@ def _result_fields(submission: Submission, result: games.ReplayResult) -> dict:
         "waste_to_column": result.waste_to_column,
         "duration_ms": duration_ms,
         "clean": result.undos == 0 and submission.hints == 0,
-        "rank_key": order.rank_key(
-            result.won, result.moves, result.score, duration_ms, foundation=result.foundation, hints=submission.hints
-        ),
+        "rank_key": rank_key,
         "tempo": asdict(profile) if profile else None,
         "flag_reasons": reasons,
         "flagged": bool(reasons),
         "copy_of_id": submission.copy_of_id,
+        "near_copy_of_id": found.near_copy_of_id,
+        "signals": found.signals or None,
     }
 
 

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from leaderboard.accounts import names
 from leaderboard.accounts import services as accounts
 from leaderboard.core.errors import Conflict
-from leaderboard.record.models import PlayerName
+from leaderboard.record.players import PlayerName
 
 pytestmark = [pytest.mark.django_db, pytest.mark.security]
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from leaderboard.core import days
 from leaderboard.models import DailyDeal
-from leaderboard.record.models import PlayerName
+from leaderboard.record.players import PlayerName
 
 from .test_deletion import NUMBER, redis_dump, result
 

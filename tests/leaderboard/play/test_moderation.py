@@ -71,7 +71,8 @@ def machine_result(make_player, client_for, today_deal, won_game, verify_queued)
     assert sent.status_code == 202, sent.content
     submission = Submission.objects.get(pk=sent.json()["id"])
     assert submission.status == "verified" and submission.won and submission.flagged
-    assert submission.flag_reasons == ["even_tempo", "few_pauses"]
+    # Evenly timed: the tempo rules fire, and the think times ignore the game.
+    assert submission.flag_reasons == ["even_tempo", "few_pauses", "pace_ignores_moves"]
     return submission
 
 

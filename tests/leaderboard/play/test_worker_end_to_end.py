@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import F
+from leaderboard_fixtures.people import MOVE_RULES_OFF
 from leaderboard_fixtures.timing import human_times
 from rest_framework.test import APIClient
 from worker import wait_for
@@ -34,7 +35,17 @@ def verified(client, url: str) -> dict:
     return wait_for(lambda: (lambda s: s if s["status"] in ("verified", "rejected") else None)(client.get(url).json()))
 
 
-def test_a_player_plays_the_daily_deal_and_is_ranked(worker):
+@pytest.fixture
+def pipeline_worker(monkeypatch, request):
+    """The real worker with the move rules off: this test sends the solver's line of the day (the
+    only won line it has for a deal the service picks), which the engine match rightly holds
+    (tests/leaderboard/play/test_engine_match.py)."""
+    for name, value in MOVE_RULES_OFF.items():
+        monkeypatch.setenv(name, str(value))
+    return request.getfixturevalue("worker")
+
+
+def test_a_player_plays_the_daily_deal_and_is_ranked(pipeline_worker):
     alice = signed_up("alice")
     attempt = start_attempt(alice, "daily", minutes_ago=0)  # the ranked try: only its attempt names the cards
     daily = alice.get(f"/api/attempts/{attempt}/").json()
