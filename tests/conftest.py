@@ -1,9 +1,40 @@
 """Shared pytest configuration. pytest-django reads DJANGO_SETTINGS_MODULE from pytest.ini."""
 
+import os
+from pathlib import Path
+
 import pytest
 import redis
 from django.conf import settings as django_settings
 from worker import Worker
+
+from tools.stack.parallel import worker_environment
+
+# Tests that need the machine to themselves when make test runs them on several xdist workers
+# (tools/stack/parallel.py): production-shaped stacks (gunicorn, Celery, beat, network
+# namespaces, a pip-built venv) and make run's launcher. They run on one worker, one after
+# another, while the other workers share the rest (the biggest unit of work, xdist hands this
+# group out first).
+MACHINE = ("production", "tools/stack/test_make_run.py")
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_newgateway(gateway):
+    """An xdist worker process, before its pytest starts: its own Redis database."""
+    environment = worker_environment(gateway.id, os.environ)
+    gateway.remote_exec(f"import os; os.environ.update({environment!r})").waitclose()
+
+
+def _needs_the_machine(item) -> bool:
+    where = item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(TESTS) else ""
+    return any(where == part or where.startswith(part + "/") for part in MACHINE)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if _needs_the_machine(item):
+            item.add_marker(pytest.mark.xdist_group("machine"))
 
 
 @pytest.fixture(autouse=True)
