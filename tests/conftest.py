@@ -1,7 +1,6 @@
 """Shared pytest configuration. pytest-django reads DJANGO_SETTINGS_MODULE from pytest.ini."""
 
 import os
-from pathlib import Path
 
 import pytest
 import redis
@@ -13,10 +12,9 @@ from tools.stack.parallel import worker_environment
 # Tests that need the machine to themselves when make test runs them on several xdist workers
 # (tools/stack/parallel.py): production-shaped stacks (gunicorn, Celery, beat, network
 # namespaces, a pip-built venv) and make run's launcher. They run on one worker, one after
-# another, while the other workers share the rest (the biggest unit of work, xdist hands this
-# group out first).
-MACHINE = ("production", "tools/stack/test_make_run.py")
-TESTS = Path(__file__).resolve().parent
+# another (one unit of work, the biggest, so xdist hands it out first), while the other
+# workers share the rest test by test.
+MACHINE = ("tests/production/", "tests/tools/stack/test_make_run.py")
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -26,15 +24,20 @@ def pytest_xdist_newgateway(gateway):
     gateway.remote_exec(f"import os; os.environ.update({environment!r})").waitclose()
 
 
-def _needs_the_machine(item) -> bool:
-    where = item.path.relative_to(TESTS).as_posix() if item.path.is_relative_to(TESTS) else ""
-    return any(where == part or where.startswith(part + "/") for part in MACHINE)
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (make test's): the tests of MACHINE are one unit of work, every other
+    test a unit of its own. (xdist's own loadgroup reads ``xdist_group`` marks into the test's id,
+    which pytest 9.2 no longer lets it rewrite: its groups are split like ``load``.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
 
+    class MachineGroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "machine" if nodeid.startswith(MACHINE) else nodeid
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if _needs_the_machine(item):
-            item.add_marker(pytest.mark.xdist_group("machine"))
+    return MachineGroupScheduling(config, log)
 
 
 @pytest.fixture(autouse=True)

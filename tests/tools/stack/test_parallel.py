@@ -1,6 +1,7 @@
 """make test on several pytest-xdist workers: the arguments tools/stack adds (unless told
 otherwise), and each worker's own Redis database (tools/stack/parallel.py)."""
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -87,3 +88,34 @@ def test_each_xdist_worker_runs_on_its_own_redis_and_postgresql_databases(tmp_pa
         expected = f"redis://127.0.0.1:6379/{12 + int(worker[2:])}"
         assert settings_url == environ_url == expected
         assert name == f"test_eh_xdist_probe_{os.getpid()}_{worker}"
+
+
+class _Options:
+    """The two options xdist's schedulers read, as make test sets them."""
+
+    def __init__(self, dist: str):
+        self.values = {"dist": dist, "tx": ["3*popen"]}
+
+    def getvalue(self, name: str):
+        return self.values[name]
+
+
+def test_the_machine_tests_are_one_unit_of_work_and_every_other_test_its_own():
+    spec = importlib.util.spec_from_file_location("suite_conftest", ROOT / "tests" / "conftest.py")
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    assert suite.pytest_xdist_make_scheduler(config=_Options("load"), log=None) is None
+    scheduler = suite.pytest_xdist_make_scheduler(config=_Options("loadgroup"), log=None)
+    units = {
+        nodeid: scheduler._split_scope(nodeid)
+        for nodeid in (
+            "tests/production/test_smoke.py::test_a_won_game",
+            "tests/production/test_compose.py::test_images",
+            "tests/tools/stack/test_make_run.py::test_make_run_serves",
+            "tests/tools/stack/test_process.py::test_a_child",
+            "tests/e2e/test_play.py::test_sign_up[1]",
+            "tests/e2e/test_play.py::test_sign_up[2]",
+        )
+    }
+    assert set(list(units.values())[:3]) == {"machine"}
+    assert list(units.values())[3:] == list(units)[3:]
