@@ -10,11 +10,18 @@ from worker import Worker
 from tools.stack.parallel import worker_environment
 
 # Tests that need the machine to themselves when make test runs them on several xdist workers
-# (tools/stack/parallel.py): production-shaped stacks (gunicorn, Celery, beat, network
-# namespaces, a pip-built venv) and make run's launcher. They run on one worker, one after
-# another (one unit of work, the biggest, so xdist hands it out first), while the other
-# workers share the rest test by test.
-MACHINE = ("tests/production/", "tests/tools/stack/test_make_run.py")
+# (tools/stack/parallel.py), in units of work run one test after another on one worker:
+# the production-shaped stacks (gunicorn, Celery, beat, network namespaces, a pip-built venv;
+# their scratch databases and module-wide stacks), and make run's launcher (its own embedded
+# servers) beside them on another worker, so that neither unit waits for the other. Every other
+# test is a unit of its own. The biggest units are handed out first.
+SERIAL_UNITS = {"tests/production/": "production", "tests/tools/stack/test_make_run.py": "make-run"}
+
+
+def pytest_collection_modifyitems(items):
+    """The tests of SERIAL_UNITS first: xdist hands out units by size, biggest first, and in
+    this order among equals, so make run's one test starts at once instead of last."""
+    items.sort(key=lambda item: not item.nodeid.startswith(tuple(SERIAL_UNITS)))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -26,8 +33,8 @@ def pytest_xdist_newgateway(gateway):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` (make test's): the tests of MACHINE are one unit of work, every other
-    test a unit of its own. (xdist's own loadgroup reads ``xdist_group`` marks into the test's id,
+    """``--dist loadgroup`` (make test's): the units of SERIAL_UNITS, every other test a unit of
+    its own. (xdist's own loadgroup reads ``xdist_group`` marks into the test's id,
     which pytest 9.2 no longer lets it rewrite: its groups are split like ``load``.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
@@ -35,7 +42,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class MachineGroupScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "machine" if nodeid.startswith(MACHINE) else nodeid
+            return next((unit for where, unit in SERIAL_UNITS.items() if nodeid.startswith(where)), nodeid)
 
     return MachineGroupScheduling(config, log)
 
