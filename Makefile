@@ -6,7 +6,8 @@
 #                         DATABASE_URL / REDIS_URL name servers to use. Ctrl-C stops everything.
 #   make test             the test suite (PYTEST_ARGS="-x -k foo" to pass pytest arguments), on
 #                         DATABASE_URL / REDIS_URL, else the defaults when they answer, else
-#                         servers from the same wheels started for the run
+#                         servers from the same wheels started for the run; on 3 pytest-xdist
+#                         workers (TEST_WORKERS=0 for one process)
 #   make createsuperuser  a staff account on the running `make run`
 #   make reset            forget make run's data (.local/: players, games, boards)
 #   make lint             ruff (lint, format), mypy (games/ under --strict), eslint: make test

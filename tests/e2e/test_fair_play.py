@@ -181,8 +181,12 @@ def test_a_game_whose_day_has_closed_is_refused_in_plain_words(page, live_server
         daily_date=deal.date - timedelta(days=2), started_at=attempt.started_at - timedelta(days=2)
     )
 
+    # The game is sent once it is over: the wait is for the last move's answer, however long
+    # the browser took to play the moves before it.
+    player = BoardPlayer(page, deal.number)
+    player.play(line[:-1])
     with page.expect_response(lambda r: is_submission(r.request), timeout=60_000) as refused:
-        BoardPlayer(page, deal.number).play(line)
+        player.play(line[-1:])
     assert refused.value.status == 409 and refused.value.json()["error"]["code"] == "day_closed"
     expect(page.get_by_test_id("day-closed")).to_contain_text("The day closed at")
     expect(page.get_by_test_id("day-closed")).to_contain_text("this game can no longer be ranked")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 from rest_framework.test import APIClient
 
 from games import format_code, parse_code, replay, solver
@@ -163,8 +165,12 @@ def not_a_copy(player, code: str, actions: list) -> list:
 
 def unreachable_index() -> index.BoardIndex:
     """A ranking index whose Redis cannot be reached (nothing listens on port 1), as in an
-    outage: patched in for ``index.board_index``, reads rank from PostgreSQL."""
-    return index.BoardIndex(redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2))
+    outage: patched in for ``index.board_index``, reads rank from PostgreSQL. Each call fails at
+    once: redis-py's default of three retries with backoff (about 4 s a call against a closed
+    port) would end the same way, only later."""
+    return index.BoardIndex(
+        redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    )
 
 
 def daily_code(deal: DailyDeal) -> str:

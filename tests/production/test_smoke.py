@@ -125,7 +125,8 @@ def fresh_database(suffix: str):
     config = dj_database_url.parse(settings.DATABASE_URL)
     if config["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the production stack runs on PostgreSQL")
-    name = f"{config['NAME']}_{suffix}"
+    # Each xdist worker (tools/stack/parallel.py) its own, should two such tests overlap.
+    name = "_".join(filter(None, [config["NAME"], suffix, os.environ.get("PYTEST_XDIST_WORKER")]))
     server = {
         "host": config["HOST"] or "127.0.0.1",
         "port": config["PORT"] or 5432,

@@ -38,6 +38,11 @@ from tools.stack.state import State
 # make test uses these when they answer, as CI's machine and a developer's usually do.
 TEST_DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE_NAME}"
 TEST_REDIS_URL = "redis://127.0.0.1:6379/15"
+# pytest-xdist workers of make test (TEST_WORKERS=0: one process, no xdist). Most of the suite's
+# time is spent waiting (on browsers, gunicorn and Celery start-ups, subprocesses), so three
+# workers overlap well even on two cores; tests/conftest.py keeps the tests that need the whole
+# machine on one worker, one after another (the xdist group "machine").
+TEST_WORKERS = "3"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -218,7 +223,9 @@ def test(pytest_args: list[str]) -> int:
             return 1
         if env is None:
             return 130
-        tests = subprocess.Popen([PYTHON, "-m", "pytest", *pytest_args], cwd=ROOT, env={**os.environ, **env})
+        tests = subprocess.Popen(
+            [PYTHON, "-m", "pytest", *pytest_arguments(pytest_args)], cwd=ROOT, env={**os.environ, **env}
+        )
         # Ctrl-C reaches pytest directly (same process group); another stop signal is passed on.
         passed_on = False
         while tests.poll() is None:
@@ -231,6 +238,22 @@ def test(pytest_args: list[str]) -> int:
         ignore_signals()
         stop_all(children)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def pytest_arguments(args: list[str], workers: str | None = None) -> list[str]:
+    """pytest's arguments: ``args``, after ``-n <workers> --dist loadgroup`` (tools/stack/parallel.py)
+    unless ``args`` choose for themselves (``-n``, ``--dist``, ``-p no:xdist``) or ``workers``
+    (TEST_WORKERS) is 0 or 1."""
+    workers = (os.environ.get("TEST_WORKERS") or TEST_WORKERS) if workers is None else workers
+    chosen = any(
+        a in ("--numprocesses", "--dist", "no:xdist", "-pno:xdist")
+        or a.startswith(("--numprocesses=", "--dist="))
+        or (a.startswith("-n") and not a.startswith("--"))
+        for a in args
+    )
+    if chosen or workers in ("0", "1"):
+        return list(args)
+    return ["-n", workers, "--dist", "loadgroup", *args]
 
 
 def servers_for_tests(scratch: Path, children: list[Child], stop: threading.Event) -> dict | None:

@@ -38,12 +38,16 @@ def test_a_child_logging_to_a_file_is_ready_on_its_line_and_a_stop_ends_it(tmp_p
 
 
 def test_a_relayed_child_is_ready_on_its_line_with_its_name_in_front(capfd):
-    child = Child("echo", [sys.executable, "-c", "print('one'); print('up and ready.')"], ready_text=" ready.")
+    # It stays up after its line, as a server does: a child that exits at once races the relay
+    # thread (wait_ready sees the exit before the thread has read the line, on a loaded machine).
+    argv = [sys.executable, "-c", "import time; print('one'); print('up and ready.'); time.sleep(600)"]
+    child = Child("echo", argv, ready_text=" ready.")
     child.start()
-    assert child.wait_ready(child.said_ready, "echo was ready", timeout=20)
-    child.process.wait(10)
-    time.sleep(0.1)  # the relay thread prints after the line arrives
-    out = capfd.readouterr().out
+    try:
+        assert child.wait_ready(child.said_ready, "echo was ready", timeout=20)
+        out = capfd.readouterr().out  # the relay thread prints each line before it notes the ready one
+    finally:
+        child.stop(timeout=10)
     assert "echo    | one\n" in out and "echo    | up and ready.\n" in out
 
 
