@@ -56,6 +56,13 @@ SERVER_ENV = {
     "SIGNUPS_PER_DAY": "100000000",
     "THROTTLE_LOGIN": "1000000/s",
     "THROTTLE_HINT": "1000000/s",
+    # MOVE_RULES_OFF: the players' logs are variants of one won game (PlayerGames), near-copies of
+    # each other by design; the near-copy index's cost is bench_near_copies.py's.
+    "NEAR_COPY_MIN_ACTIONS": str(10**9),
+    "ENGINE_MATCH_SHARE": "2.0",
+    "ENGINE_MOVES_FACTOR": "0.0",
+    "ENGINE_DAY_MIN_WINS": str(10**9),
+    "ENGINE_STREAK_WINS": str(10**9),
 }
 
 
@@ -423,14 +430,18 @@ def won_games() -> list[dict]:
 class PlayerGames:
     """One distinct won log of ``game``'s deal per player, with a person's time for each action.
 
-    Players who send the same log on the same deal are copies (off the boards), so player ``i``
-    plays ``game`` with a stock draw taken back ("s", "u") inserted before two of its actions, the
-    ``i``-th pair of them (about 217,000 distinct logs for a 659-action game). Each variant is
-    still won; it has 4 more actions (2 more moves, 2 undos) and replays at the same cost.
+    Players who play the same canonical line on the same deal are copies (off the boards; an undone
+    action is no part of the line), so player ``i`` plays ``game`` with a whole turn of the stock
+    (every card of stock and waste drawn, and the waste turned over: the table as it was) inserted
+    before two of its actions, the ``i``-th pair of them where the stock holds a card (about
+    200,000 distinct lines for a 659-action game). Each variant is still won, with a few dozen
+    more taps. Variants of one game are near-copies of each other by design: the stacks of the
+    benchmarks run with the move rules off (``MOVE_RULES_OFF``), whose cost per submission
+    ``bench_near_copies.py`` measures on its own.
 
     The times come from the person model of tests/leaderboard_fixtures/timing.py (log-normal think times,
     planning pauses), drawn for ``pool`` seeds of the base log (about 0.3 s each: too slow for one
-    per player); the 4 inserted actions take think times picked from the same player's own. The
+    per player); the inserted taps take think times picked from the same player's own. The
     tempo rules flag none of them (checked here for every pool entry and every 50th variant)."""
 
     def __init__(self, game: dict, pool: int = 16):
@@ -438,6 +449,7 @@ class PlayerGames:
         from tests.leaderboard_fixtures.timing import human_times
 
         self.game, self.actions = game, game["actions"]
+        self.turns = self._turns()  # (place, taps) where a whole turn of the stock fits
         self.gaps = []
         for seed in range(pool):
             times = human_times(game["deal"], self.actions, seed)
@@ -452,20 +464,32 @@ class PlayerGames:
         import itertools
         import random
 
-        size = len(self.actions)
         first, second = next(
-            itertools.islice(itertools.combinations_with_replacement(range(size), 2), index, None)
+            itertools.islice(itertools.combinations_with_replacement(range(len(self.turns)), 2), index, None)
         )  # none after the win
         gaps = self.gaps[index % len(self.gaps)]
         rng = random.Random(index)
         actions, chosen = list(self.actions), list(gaps)
-        for at in (second, first):  # the later place first: the earlier one's index stays valid
-            actions[at:at] = ["s", "u"]
-            chosen[at:at] = [rng.choice(gaps), rng.choice(gaps)]
+        for at, taps in (self.turns[second], self.turns[first]):  # the later place first: the earlier stays valid
+            actions[at:at] = ["s"] * taps
+            chosen[at:at] = [rng.choice(gaps) for _ in range(taps)]
         times = list(itertools.accumulate(chosen))
         if index % 50 == 0:
             self._check(times)
         return actions, times
+
+    def _turns(self) -> list[tuple[int, int]]:
+        """Each place before an action of the base log where the stock holds a card, with the taps
+        of a whole turn there: the stock's and the waste's cards, and the turn-over."""
+        import games
+
+        game = games.Game.new(games.parse_code(self.game["deal"]).number)
+        turns = []
+        for at, text in enumerate(self.actions):
+            if game.stock and len(turns) < 200:  # 200 places: 20,100 pairs, more than any run asks
+                turns.append((at, len(game.stock) + len(game.waste) + 1))
+            game.play(games.parse_action(text))
+        return turns
 
     def body(self, index: int) -> bytes:
         actions, times = self.variant(index)
