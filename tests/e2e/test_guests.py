@@ -97,6 +97,8 @@ def test_a_guest_starts_from_the_first_screen_gives_up_keeps_the_account_and_is_
         expect(page.get_by_test_id("board-link")).to_be_visible(timeout=15_000)
         expect(page.get_by_test_id("guest-rank")).to_have_count(0)
         expect(page.get_by_test_id("rank")).to_have_text("#1")
+        expect(page.get_by_test_id("nav-me")).to_have_text(name)  # the header knows the name at once
+        expect(page.get_by_test_id("nav-guest")).to_have_count(0)
         submission.refresh_from_db()
         assert submission.player.username == name and not submission.guest and submission.on_boards
 

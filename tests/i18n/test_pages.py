@@ -190,7 +190,7 @@ def test_the_rules_page_is_linked_from_the_nav_and_the_game():
     assert 'href="/rules/" data-testid="nav-rules"' in html
     assert 'data-testid="how-to-rules"' in html
     how_to = read(html[html.index('id="how-to"') : html.index("</aside>")])[1]
-    assert "Only signed-in players' games are verified and ranked" in how_to
+    assert "with or without an account" in how_to and "The server verifies every game" in how_to
 
 
 def test_an_invalid_deal_code_is_refused_in_the_readers_language():

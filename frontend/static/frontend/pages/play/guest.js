@@ -55,6 +55,7 @@ export function keepForm(play, onKept) {
       play.user = { username: account.username, authenticated: true, guest: false };
       if (play.record) play.record.attemptUser = account.username; // the same attempt, now named
       saveGame(play);
+      namedInNav(account.username);
       onKept();
     } catch (exc) {
       error.textContent = exc.message;
@@ -63,4 +64,15 @@ export function keepForm(play, onKept) {
   });
   box.append(note, open, form, error);
   return box;
+}
+
+/** The page's header after keeping: the guest's mark becomes the player's name, linked to its
+ * page, and "Log in" goes (the other links of a named player come with the next page). */
+function namedInNav(username) {
+  const mark = document.querySelector('[data-testid="nav-guest"]');
+  if (!mark) return;
+  const me = h("a", { href: `/players/${encodeURIComponent(username)}/`, class: "me", "data-testid": "nav-me" },
+    username);
+  mark.replaceWith(me);
+  document.querySelector('[data-testid="nav-login"]')?.remove();
 }
