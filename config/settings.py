@@ -514,6 +514,9 @@ OTP_WEBAUTHN_ALLOWED_ORIGINS = env_list(
     ["http://localhost:8000"] if DEBUG else [f"https://{host}" for host in ALLOWED_HOSTS if "*" not in host],
 )
 OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = True
+# Staff's second factor: the admin opens only to a session that used a passkey too
+# (leaderboard/admin.py). Off by default: a staff account first adds a passkey in its settings.
+ADMIN_SECOND_FACTOR = env_bool("ADMIN_SECOND_FACTOR", False)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Easy Harp Daily API",

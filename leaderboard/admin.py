@@ -5,6 +5,7 @@ Every action changes the record, so each needs the change permission: a staff me
 may only view never runs one (Django offers an action without ``permissions`` to anyone
 who can see the list)."""
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
@@ -331,8 +332,13 @@ def _mark_session(sender, request, user, **kwargs):
 
 
 def _has_permission(request) -> bool:
-    return _staff_may_enter(request) and not request.session.get(OTHER_LOGIN_SESSION_KEY, False)
+    """Staff, logged in by the admin's own form, and with ADMIN_SECOND_FACTOR a passkey used in
+    this session too (django-otp's ``is_verified``: the admin's log-in page offers it)."""
+    if not _staff_may_enter(request) or request.session.get(OTHER_LOGIN_SESSION_KEY, False):
+        return False
+    return not settings.ADMIN_SECOND_FACTOR or request.user.is_verified()
 
 
 user_logged_in.connect(_mark_session, dispatch_uid="admin-session-mark")
 admin.site.has_permission = _has_permission
+admin.site.login_template = "admin/leaderboard/login.html"

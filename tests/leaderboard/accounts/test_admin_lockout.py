@@ -112,3 +112,15 @@ def test_a_session_from_the_api_opens_the_admin_only_after_the_admins_log_in(mak
     assert form.status_code == 200 and b'name="password"' in form.content  # the form, not the index
     assert admin_login(client, PASSWORD).status_code == 302 and signed_in_to_admin(client)
     assert client.get("/api/auth/me/").json()["username"] == "staff"  # one session, the same player
+
+
+def test_with_a_second_factor_required_the_password_alone_opens_no_admin(make_staff, settings):
+    make_staff("staff")
+    settings.ADMIN_SECOND_FACTOR = True
+    client = Client()
+    assert admin_login(client, PASSWORD).status_code == 302
+    assert not signed_in_to_admin(client)
+    form = client.get("/admin/login/?next=/admin/")
+    assert form.status_code == 200 and b'data-testid="admin-second-factor"' in form.content
+    settings.ADMIN_SECOND_FACTOR = False  # the same session, without the rule: the password is enough
+    assert signed_in_to_admin(client)
