@@ -72,7 +72,7 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
     ann.on(
         "response",
         lambda r: (
-            polls.append((r.status, r.request.headers.get("if-none-match")))
+            polls.append((r.status, r.request.headers.get("if-none-match"), r.url))
             if "/api/leaderboards/daily/" in r.url
             else None
         ),
@@ -92,8 +92,11 @@ def test_a_new_result_shows_on_an_open_board_within_10_s_without_a_reload(
     expect(ann.get_by_test_id("daily-meta")).to_contain_text("2 players")
     assert ann.evaluate("window.stillTheSamePage") is True  # no reload
     # Every poll carried the tag of its last answer: 304s until the new result, then 200s.
-    assert polls and all(tag for _, tag in polls)
-    assert {status for status, _ in polls} == {200, 304}
+    # (Counted from the first 304: on a slow machine the page's own first reads may still be
+    # under way when the listener is set, and they carry no tag.)
+    polling = polls[[status for status, _, _ in polls].index(304) :]
+    assert polling and all(tag for _, tag, _ in polling), polls
+    assert {status for status, _, _ in polling} == {200, 304}
     ann.screenshot(path=str(artifacts / "live-board.png"), full_page=True)
 
 

@@ -92,7 +92,7 @@ def verified_game(player, line: list[str], number: int, daily_date=None) -> int:
         ranked=daily_date is not None,
         started_at=timezone.now() - timedelta(minutes=30),
     )
-    times = [1000 * (i + 1) for i in range(len(line))] if daily_date else None
+    times = [1000 * (i + 1) for i in range(len(line))]  # (a numbered deal's result needs them too)
     submission = intake.submission_create(attempt=attempt, player=player, actions=line, times=times)
     verified = verification.submission_verify(submission.pk)
     assert verified is not None and verified.status == "verified" and verified.won and verified.on_boards

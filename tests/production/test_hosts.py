@@ -261,7 +261,11 @@ def play(web: Child, players: range, deal: str, actions: list[str], sent: dict, 
             assert code == 201, attempt
             log = ["s", "u"] * DRAWS_TAKEN_BACK + ["s"] * (STOCK_PASS * i) + actions
             code, accepted = call(
-                web.url, f"/api/attempts/{attempt['id']}/submission", {"actions": log}, account["token"]
+                # Times: a numbered deal's result without them stays off its board (``no_times``).
+                web.url,
+                f"/api/attempts/{attempt['id']}/submission",
+                {"actions": log, "times": [0] * len(log)},
+                account["token"],
             )
             assert code == 202, accepted
             sent[accepted["id"]] = web.name

@@ -169,6 +169,7 @@ class MeteredStack:
             "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
             # A whole game sent within a second stays plausible (tests/production/test_smoke.py).
             "MAX_ACTIONS_PER_SECOND": "100000",
+            "TEMPO_MIN_ACTIONS": "1000000",  # its times are all 0 (a numbered deal's: test_smoke.py)
         }
         python = sys.executable
         self.web = Service(
@@ -295,7 +296,10 @@ def test_a_game_moves_the_metrics_of_web_and_worker(metered_stack):
         status, attempt = stack.api("POST", "/api/attempts/", {"deal": deal}, token)
         assert status == 201, attempt
         status, accepted = stack.api(
-            "POST", f"/api/attempts/{attempt['id']}/submission", {"actions": actions, "hints": 0}, token
+            "POST",
+            f"/api/attempts/{attempt['id']}/submission",
+            {"actions": actions, "times": [0] * len(actions), "hints": 0},
+            token,
         )
         assert status == 202, accepted
         sent.append(accepted["id"])

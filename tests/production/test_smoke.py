@@ -59,8 +59,9 @@ COMPOSE_VALUES = {
     "WEB_CONCURRENCY": "2",
 }
 # Beyond compose's environment: the test plays a whole game in a second, which the
-# plausibility check (10 actions a second) would keep off the board for staff review.
-EXTRA_ENVIRONMENT = {"MAX_ACTIONS_PER_SECOND": "100000"}
+# plausibility check (10 actions a second) and the tempo rules (its times, all 0: a numbered
+# deal's result without times stays off its board) would keep off the board for staff review.
+EXTRA_ENVIRONMENT = {"MAX_ACTIONS_PER_SECOND": "100000", "TEMPO_MIN_ACTIONS": "1000000"}
 # The container's folders for files (beat's schedule and pid, the worker's liveness file).
 CONTAINER_FOLDERS = re.compile(r"(?<![\w/])(?:/var/lib/easyharp|/tmp)/")
 START_TIMEOUT = 90
@@ -371,7 +372,11 @@ def play_a_won_game(stack: Stack) -> None:
     status, attempt = call(stack.url, "POST", "/api/attempts/", {"deal": game["deal"]}, token)
     assert status == 201, attempt
     status, accepted = call(
-        stack.url, "POST", f"/api/attempts/{attempt['id']}/submission", {"actions": game["actions"], "hints": 0}, token
+        stack.url,
+        "POST",
+        f"/api/attempts/{attempt['id']}/submission",
+        {"actions": game["actions"], "times": [0] * len(game["actions"]), "hints": 0},
+        token,
     )
     assert status == 202, accepted
 

@@ -14,7 +14,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
 from leaderboard_fixtures.reliability import PASSWORD
-from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse, as in tests/reliability/)
+from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, times_within  # noqa: F401  (autouse, as in tests/reliability/)
 from worker import queued_tasks
 
 from leaderboard import tasks
@@ -172,7 +172,9 @@ def test_a_verification_cut_at_any_query_is_whole_or_rolled_back_and_recovered_b
     attempt = attempts.attempt_start(player=player, deal_code=won_game["deal"])
     Attempt.objects.filter(pk=attempt.pk).update(started_at=attempt.started_at - timedelta(minutes=30))
     attempt.refresh_from_db()
-    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"])
+    # With times: a numbered deal's result without them stays off its board (``no_times``).
+    times = times_within(len(won_game["actions"]), 20 * 60_000)
+    submission = intake.submission_create(attempt=attempt, player=player, actions=won_game["actions"], times=times)
     board, board_url = f"deal:{attempt.deal_number}", f"/api/leaderboards/deals/{attempt.deal_number}/"
     _, queries = cut_at(pg_proxy, None, lambda: verification.submission_verify(submission.pk))
     assert queries >= 5

@@ -66,13 +66,14 @@ export function keepForm(play, onKept) {
   return box;
 }
 
-/** The page's header after keeping: the guest's mark becomes the player's name, linked to its
- * page, and "Log in" goes (the other links of a named player come with the next page). */
+/** The page's header after keeping: the guest's mark (or, on a page drawn before the visitor
+ * became a guest, "Log in") becomes the player's name, linked to its page, and "Log in" and
+ * "Sign up" go (the other links of a named player come with the next page). */
 function namedInNav(username) {
-  const mark = document.querySelector('[data-testid="nav-guest"]');
+  const mark = document.querySelector('[data-testid="nav-guest"]') ?? document.querySelector('[data-testid="nav-login"]');
   if (!mark) return;
   const me = h("a", { href: `/players/${encodeURIComponent(username)}/`, class: "me", "data-testid": "nav-me" },
     username);
   mark.replaceWith(me);
-  document.querySelector('[data-testid="nav-login"]')?.remove();
+  for (const id of ["nav-login", "nav-signup"]) document.querySelector(`[data-testid="${id}"]`)?.remove();
 }
