@@ -11,11 +11,9 @@ from .conftest import PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_player_adds_a_passkey_and_logs_in_with_it(page, live_server, worker, settings):
-    from django_otp_webauthn.models import WebAuthnCredential
-
-    base = live_server.url
-    settings.OTP_WEBAUTHN_ALLOWED_ORIGINS = [base]
+def virtual_authenticator(page) -> None:
+    """Chromium's virtual authenticator on ``page`` (CDP): a platform passkey that verifies the
+    user and answers every ceremony at once."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
     cdp.send(
@@ -31,6 +29,14 @@ def test_a_player_adds_a_passkey_and_logs_in_with_it(page, live_server, worker, 
             }
         },
     )
+
+
+def test_a_player_adds_a_passkey_and_logs_in_with_it(page, live_server, worker, settings):
+    from django_otp_webauthn.models import WebAuthnCredential
+
+    base = live_server.url
+    settings.OTP_WEBAUTHN_ALLOWED_ORIGINS = [base]
+    virtual_authenticator(page)
     page.goto(f"{base}/signup/?next=/account/")
     page.get_by_test_id("username").fill("petra")
     page.get_by_test_id("password").fill(PASSWORD)
@@ -54,21 +60,7 @@ def test_the_admin_asks_staff_for_a_passkey_as_well_as_the_password(page, live_s
     base = live_server.url
     settings.OTP_WEBAUTHN_ALLOWED_ORIGINS = [base]
     settings.ADMIN_SECOND_FACTOR = True
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
+    virtual_authenticator(page)
     page.goto(f"{base}/signup/?next=/account/")
     page.get_by_test_id("username").fill("sara")
     page.get_by_test_id("password").fill(PASSWORD)

@@ -15,11 +15,10 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from ...core import days
-from ...core.errors import Conflict, Forbidden, Invalid, ServiceError, TooLarge
+from ...core.errors import Conflict, Forbidden, Invalid, ServiceError
 from ...record.models import Attempt, Submission
 from .. import tempo
 from ..models import AttemptDraft
@@ -60,18 +59,7 @@ def draft_save(*, attempt: Attempt, player, actions, times) -> AttemptDraft:
 
 
 def _check_log(actions, times, duration_ms: int) -> None:
-    if not isinstance(actions, list):
-        raise Invalid(_("actions must be a list of action strings."), code="invalid_log")
-    if not actions:
-        raise Invalid(_("The log is empty: play at least one action."), code="empty_log")
-    if len(actions) > settings.SUBMISSION_MAX_ACTIONS:
-        raise TooLarge(
-            _("A log may hold at most %(limit)s actions.")
-            % {"limit": number_format(settings.SUBMISSION_MAX_ACTIONS, force_grouping=True)}
-        )
-    bad = intake.first_malformed(actions)
-    if bad:
-        raise Invalid(bad[1], detail={"index": bad[0]}, code="malformed_action")
+    intake.log_checked(actions)
     if times is None:
         raise Invalid(_("A game of the day is sent with the time of each action."), code="times_required")
     found = tempo.check_times(times, duration_ms, len(actions), settings.TIMES_SLACK_MS)

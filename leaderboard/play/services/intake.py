@@ -92,6 +92,12 @@ def _check_submission(attempt: Attempt, player, actions, submitted_at: datetime)
             detail=days.day_times(attempt.daily_date),
             code="day_closed",
         )
+    log_checked(actions)
+
+
+def log_checked(actions) -> None:
+    """Refuse, in this order, a log that is not a list, an empty one, one too long, and the first
+    action that is not of the notation (a submission's log, a draft's: ``drafts``)."""
     if not isinstance(actions, list):
         raise Invalid(_("actions must be a list of action strings."), code="invalid_log")
     if not actions:
