@@ -77,7 +77,7 @@ def test_a_polish_player_signs_up_wins_and_reads_everything_in_polish(
     how_to = page.get_by_test_id("how-to")
     expect(how_to).to_be_visible()
     expect(how_to).to_contain_text("Jak grać")
-    expect(how_to).to_contain_text("Tylko gry zalogowanych graczy są sprawdzane")
+    expect(how_to).to_contain_text("z kontem lub bez")
     expect(page.get_by_test_id("daily-facts")).to_contain_text("na razie 0 graczy")
     expect(page.get_by_test_id("daily-facts")).to_contain_text("CET")  # the close on a Warsaw clock
     expect(page.get_by_test_id("next-deal")).to_contain_text(re.compile(r"następne rozdanie za \d+:\d\d:\d\d"))
