@@ -433,15 +433,15 @@ class PlayerGames:
     Players who play the same canonical line on the same deal are copies (off the boards; an undone
     action is no part of the line), so player ``i`` plays ``game`` with a whole turn of the stock
     (every card of stock and waste drawn, and the waste turned over: the table as it was) inserted
-    before two of its actions, the ``i``-th pair of them where the stock holds a card (about
-    200,000 distinct lines for a 659-action game). Each variant is still won, with a few dozen
-    more taps. Variants of one game are near-copies of each other by design: the stacks of the
+    at three places between two moves where the stock holds a card, the ``i``-th such choice
+    (about 120,000 distinct lines for a 659-action game). Each variant is still won, with about
+    a hundred more taps. Variants of one game are near-copies of each other by design: the stacks of the
     benchmarks run with the move rules off (``MOVE_RULES_OFF``), whose cost per submission
     ``bench_near_copies.py`` measures on its own.
 
     The times come from the person model of tests/leaderboard_fixtures/timing.py (log-normal think times,
     planning pauses), drawn for ``pool`` seeds of the base log (about 0.3 s each: too slow for one
-    per player); the inserted taps take think times picked from the same player's own. The
+    per player); the inserted taps take think times picked from the same player's own taps. The
     tempo rules flag none of them (checked here for every pool entry and every 50th variant)."""
 
     def __init__(self, game: dict, pool: int = 16):
@@ -455,7 +455,14 @@ class PlayerGames:
             times = human_times(game["deal"], self.actions, seed)
             self.gaps.append([later - earlier for earlier, later in zip([0] + times, times)])
         # The longest any variant can take: its pool entry's time plus four of its longest gaps.
-        self.longest_ms = max(sum(gaps) + 4 * max(gaps) for gaps in self.gaps)
+        # An inserted tap takes the think time of one of the player's own taps of the stock (its
+        # quicker nine tenths: a turn of the stock is tapped through).
+        self.tap_gaps = []
+        for gaps in self.gaps:
+            taps = sorted(gap for gap, text in zip(gaps, self.actions) if text == "s")
+            self.tap_gaps.append(taps[: max(1, len(taps) * 9 // 10)])
+        most_taps = 3 * max(taps for _, taps in self.turns)
+        self.longest_ms = max(sum(gaps) + most_taps * max(taps) for gaps, taps in zip(self.gaps, self.tap_gaps))
         for seed in range(pool):
             self._check(self.variant(seed)[1])
 
@@ -464,15 +471,15 @@ class PlayerGames:
         import itertools
         import random
 
-        first, second = next(
-            itertools.islice(itertools.combinations_with_replacement(range(len(self.turns)), 2), index, None)
-        )  # none after the win
-        gaps = self.gaps[index % len(self.gaps)]
+        if not hasattr(self, "_places"):  # three places, one repeated or not: ~120,000 lines from 89
+            self._places = list(itertools.combinations_with_replacement(range(len(self.turns)), 3))
+        places = self._places[index]  # none after the win
+        gaps, tap_gaps = self.gaps[index % len(self.gaps)], self.tap_gaps[index % len(self.gaps)]
         rng = random.Random(index)
         actions, chosen = list(self.actions), list(gaps)
-        for at, taps in (self.turns[second], self.turns[first]):  # the later place first: the earlier stays valid
+        for at, taps in [self.turns[place] for place in reversed(places)]:  # the later first: earlier stay valid
             actions[at:at] = ["s"] * taps
-            chosen[at:at] = [rng.choice(gaps) for _ in range(taps)]
+            chosen[at:at] = [rng.choice(tap_gaps) for _ in range(taps)]
         times = list(itertools.accumulate(chosen))
         if index % 50 == 0:
             self._check(times)
@@ -486,7 +493,10 @@ class PlayerGames:
         game = games.Game.new(games.parse_code(self.game["deal"]).number)
         turns = []
         for at, text in enumerate(self.actions):
-            if game.stock and len(turns) < 200:  # 200 places: 20,100 pairs, more than any run asks
+            # Between two actions that are not taps: a turn inserted at one such place is a
+            # different line from one at any other. 200 places: 20,100 pairs, more than any run asks.
+            between_moves = at > 0 and self.actions[at - 1] != "s" and text != "s"
+            if game.stock and between_moves and len(turns) < 200:
                 turns.append((at, len(game.stock) + len(game.waste) + 1))
             game.play(games.parse_action(text))
         return turns
