@@ -9,7 +9,7 @@ holds, and a random signature is what a line unlike every other gives). Then ``-
 submissions of the modelled person (tests/leaderboard_fixtures/people.py: real legal games of the
 deal, each different), and for every tenth of them a planted near-copy (two pairs of neighbouring
 actions swapped, one draw taken back), go through what the verifier does for each: the canonical
-line, its shingles, the MinHash signature (datasketch) and the claim script, one round trip. Each
+line, its shingles, the MinHash signature (numpy) and the claim script, one round trip. Each
 is timed (CPU of this process, and wall time with the round trip); the planted copies must find
 their originals and the others nothing they are not close to.
 

@@ -5,10 +5,11 @@ The similarity is the Jaccard index of two lines' shingles (``games.canonical.sh
 A line whose similarity with an earlier line of another player reaches ``NEAR_COPY_JACCARD`` is a
 near-copy of it (docs/fair-play.md says why these numbers).
 
-Candidates come from an index, never from a scan: each line's MinHash signature (``datasketch``,
-``PERMUTATIONS`` hash functions) is cut into ``BANDS`` bands of ``ROWS`` values; two lines whose
-signatures agree on a whole band are candidates (locality-sensitive hashing: the chance is
-``1 - (1 - J**ROWS)**BANDS`` for a Jaccard index J). The index is in Redis, one small hash per
+Candidates come from an index, never from a scan: each line's MinHash signature (datasketch's
+"affine32" scheme, computed here with numpy alone; ``PERMUTATIONS`` hash functions) is cut into
+``BANDS`` bands of ``ROWS`` values; two lines whose signatures agree on a whole band are
+candidates (locality-sensitive hashing: the chance is ``1 - (1 - J**ROWS)**BANDS`` for a Jaccard
+index J). The index is in Redis, one small hash per
 (deal, band, bucket): field a band's hash, value the first submission that had it. One script
 reads each band's holder and claims the free bands for the new line, in one round trip; the
 candidates' logs are then read from PostgreSQL and compared exactly. The keys expire after
@@ -19,8 +20,8 @@ import hashlib
 import logging
 from collections.abc import Sequence
 
+import numpy as np
 import redis
-from datasketch import MinHash
 from django.conf import settings
 from django_redis import get_redis_connection
 
@@ -44,6 +45,15 @@ _VALUE_BYTES = 4
 SIGNATURE_BYTES = PERMUTATIONS * _VALUE_BYTES
 _ONLY_STOCK = " ".join(["s"] * SHINGLE)
 
+# datasketch 2's MinHash(num_perm=PERMUTATIONS, seed=_SEED), bit for bit (tests/leaderboard/play
+# compares the two): importing datasketch pulls in scipy, 62 MB of every worker's memory (86 MB
+# against numpy's 24 MB, ru_maxrss of a bare interpreter), for three lines of arithmetic.
+_uint32 = np.uint32
+_generator = np.random.RandomState(_SEED)
+_A = _generator.randint(0, 1 << 31, PERMUTATIONS, dtype=_uint32) * _uint32(2) + _uint32(1)
+_B = _generator.randint(0, 1 << 32, PERMUTATIONS, dtype=_uint32)
+del _generator
+
 # KEYS: a band's hash key each; ARGV: the band's field each, then the submission id, the TTL.
 _CLAIM = """
 local id, ttl = ARGV[#ARGV - 1], ARGV[#ARGV]
@@ -66,12 +76,28 @@ def line_shingles(line: Sequence[str]) -> set[str]:
     return canonical.shingles(line, SHINGLE) - {_ONLY_STOCK}
 
 
+def _fmix32(values: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 32-bit finalizer, a bijection that spreads the input hashes (wrapping
+    multiplication is the intended arithmetic modulo 2**32)."""
+    values = values ^ (values >> _uint32(16))
+    values = values * _uint32(0x85EBCA6B)
+    values = values ^ (values >> _uint32(13))
+    values = values * _uint32(0xC2B2AE35)
+    return values ^ (values >> _uint32(16))
+
+
 def signature(shingles: set[str]) -> bytes:
-    """The MinHash signature of a set of shingles: PERMUTATIONS 32-bit values (datasketch's, on
-    its 32-bit SHA-1 hash of each shingle), little-endian bytes: SIGNATURE_BYTES."""
-    minhash = MinHash(num_perm=PERMUTATIONS, seed=_SEED)
-    minhash.update_batch([shingle.encode() for shingle in shingles])
-    return minhash.hashvalues.astype("<u4").tobytes()
+    """The MinHash signature of a set of shingles: PERMUTATIONS 32-bit values, little-endian
+    bytes (SIGNATURE_BYTES). Each shingle's hash is the first 4 bytes of its SHA-1, little-endian,
+    mixed once; each value is the least of ``a * h + b`` modulo 2**32 over the shingles (all ones
+    for no shingles)."""
+    if not shingles:
+        return np.full(PERMUTATIONS, 0xFFFFFFFF, dtype="<u4").tobytes()
+    hashes = np.frombuffer(
+        b"".join(hashlib.sha1(shingle.encode()).digest()[:4] for shingle in shingles), dtype="<u4"
+    ).astype(_uint32)
+    permuted = _fmix32(hashes).reshape(-1, 1) * _A + _B
+    return permuted.min(axis=0).astype("<u4").tobytes()
 
 
 def band_slots(deal_number: int, signature_bytes: bytes) -> list[tuple[str, bytes]]:

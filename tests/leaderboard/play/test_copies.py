@@ -147,3 +147,27 @@ def test_the_index_finds_a_near_copy_and_leaves_the_comparison_to_the_lines():
     assert copies.candidates_claim(1, 12, copies.line_shingles(other)) <= {10, 11}
     assert canonical.jaccard(copies.line_shingles(line), copies.line_shingles(other)) < 0.8
     assert copies.candidates_claim(2, 13, copies.line_shingles(line)) == set()  # another deal
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 300])
+def test_the_signature_is_datasketchs_minhash_bit_for_bit(size):
+    """Our numpy signature is datasketch's MinHash (its default scheme, our seed), so the index
+    keeps its measured chances; datasketch stays in the test requirements as the oracle."""
+    from datasketch import MinHash
+
+    shingles = {" ".join(random.Random(size).choices(["s", "1>2", "3>4:2", "u"], k=8)) + f" {i}" for i in range(size)}
+    oracle = MinHash(num_perm=copies.PERMUTATIONS, seed=copies._SEED)
+    oracle.update_batch([shingle.encode() for shingle in shingles])
+    assert copies.signature(shingles) == oracle.hashvalues.astype("<u4").tobytes()
+    assert len(copies.signature(shingles)) == copies.SIGNATURE_BYTES
+
+
+def test_importing_the_near_copy_index_leaves_scipy_out_of_the_worker():
+    """The worker imports this module in every process; scipy (pulled in by datasketch) would add
+    about 60 MB to each."""
+    import subprocess
+    import sys
+
+    code = "import sys, django; django.setup(); import leaderboard.play.copies; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
