@@ -9,11 +9,10 @@ Candidates come from an index, never from a scan: each line's MinHash signature 
 "affine32" scheme, computed here with numpy alone; ``PERMUTATIONS`` hash functions) is cut into
 ``BANDS`` bands of ``ROWS`` values; two lines whose signatures agree on a whole band are
 candidates (locality-sensitive hashing: the chance is ``1 - (1 - J**ROWS)**BANDS`` for a Jaccard
-index J). The index is in Redis, one small hash per
-(deal, band, bucket): field a band's hash, value the first submission that had it. One script
-reads each band's holder and claims the free bands for the new line, in one round trip; the
-candidates' logs are then read from PostgreSQL and compared exactly. The keys expire after
-``NEAR_COPY_INDEX_SECONDS``.
+index J). The index is in Redis, one small hash per (deal, band, bucket): field a band's hash,
+value the first submission that had it. One script reads each band's holder and claims the free
+bands for the new line, in one round trip; the candidates' logs are then read from PostgreSQL
+and compared exactly. The keys expire after ``NEAR_COPY_INDEX_SECONDS``.
 """
 
 import hashlib
