@@ -22,6 +22,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# The pages of a test that plays a game: cards land at once, as under the reader's "reduce
+# motion". A glide (180 ms a move, play/motion.js) is a wait the driver sits out before each
+# gesture (about 25 s of a 460-action game), and frames to draw. tests/e2e/test_feel.py checks
+# the motion itself on pages that allow it.
+GAME_CONTEXT = {"viewport": {"width": 1280, "height": 1000}, "reduced_motion": "reduce"}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PASSWORD = "silver-harp-strings-42"
 
@@ -50,9 +55,10 @@ def browser():
 
 
 def _player_page(browser):
-    """A fresh browser context (own cookies and localStorage) at desktop size. Script errors
+    """A fresh browser context (own cookies and localStorage) at desktop size, motion reduced
+    (GAME_CONTEXT). Script errors
     on the page fail the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(**GAME_CONTEXT)
     context.set_default_timeout(10_000)
     # A returning player: the first visit's how to play (play/how-to.js) was dismissed, so it
     # does not push the board down (tests/e2e/test_languages.py sees it on a first visit).

@@ -135,7 +135,7 @@ def test_a_hint_says_its_price_before_the_first_is_spent(page, live_server, toda
 
 
 def test_a_message_does_not_move_the_table_and_the_phone_keeps_the_cards_high(browser, live_server):
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, reduced_motion="reduce")
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()
     try:
@@ -169,7 +169,7 @@ def test_a_message_does_not_move_the_table_and_the_phone_keeps_the_cards_high(br
 def test_the_dark_theme_follows_the_system_and_the_switch_and_is_remembered(browser, live_server):
     base = live_server.url
     background = "() => getComputedStyle(document.body).backgroundColor"
-    dark = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 900})
+    dark = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     try:
         page = dark.new_page()
         page.goto(f"{base}/rules/")
@@ -182,7 +182,7 @@ def test_the_dark_theme_follows_the_system_and_the_switch_and_is_remembered(brow
         assert page.evaluate(background) == "rgb(238, 241, 236)"
     finally:
         dark.close()
-    light = browser.new_context(color_scheme="light", viewport={"width": 1280, "height": 900})
+    light = browser.new_context(color_scheme="light", viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     try:
         page = light.new_page()
         page.goto(f"{base}/rules/")
@@ -213,7 +213,7 @@ def test_the_skip_link_leads_to_the_cards_and_a_held_card_shows(page, live_serve
 
 
 def test_card_ranks_in_messages_are_the_readers(browser, live_server):
-    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900})
+    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()
     try:
@@ -234,7 +234,7 @@ def test_card_ranks_in_messages_are_the_readers(browser, live_server):
 
 
 def test_the_cards_grow_to_use_a_big_window(browser, live_server):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, reduced_motion="reduce")
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()
     try:

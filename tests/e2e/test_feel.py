@@ -39,6 +39,14 @@ Element.prototype.animate = function (keyframes, options) {
 """
 
 
+@pytest.fixture(autouse=True)
+def _motion(request):
+    """The feel of motion is what this module checks: ``page``'s reduced motion (conftest's
+    GAME_CONTEXT) is lifted on its tests' pages."""
+    if "page" in request.fixturenames:
+        request.getfixturevalue("page").emulate_media(reduced_motion="no-preference")
+
+
 def open_board(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector("#table[data-ready=true]")

@@ -27,7 +27,7 @@ DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
 
 def open_page(browser, options: dict, locale: str, theme: str = "light"):
-    context = browser.new_context(locale=locale, color_scheme=theme, **options)
+    context = browser.new_context(locale=locale, color_scheme=theme, reduced_motion="reduce", **options)
     context.set_default_timeout(15_000)
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()

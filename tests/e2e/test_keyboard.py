@@ -208,7 +208,7 @@ def test_a_screen_reader_hears_the_cards_in_polish_and_german(browser, live_serv
     }[language]
     stock_label, column_label, card_label, picked_up = LABELS[language]
 
-    context = browser.new_context(locale=language, viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(locale=language, viewport={"width": 1280, "height": 1000}, reduced_motion="reduce")
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")
     page = context.new_page()
     try:

@@ -48,7 +48,9 @@ def reader(browser):
     contexts = []
 
     def open_in(locale: str, timezone_id: str) -> Page:
-        context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale, timezone_id=timezone_id)
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 1000}, locale=locale, timezone_id=timezone_id, reduced_motion="reduce"
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
