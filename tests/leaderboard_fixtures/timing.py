@@ -29,13 +29,14 @@ just before it. Why this model:
 floor: a quick player decides faster, they do not click faster than a hand can.
 """
 
+import functools
 import json
 import math
 import random
 from pathlib import Path
 
 from games import ACTIONS, Game, parse_code
-from games.actions import COL_COL, FOUND_COL, STOCK
+from games.actions import COL_COL, FOUND_COL, STOCK, Action
 
 WON_GAMES = Path(__file__).resolve().parent.parent / "data" / "won_games.jsonl"
 
@@ -60,14 +61,9 @@ def jittered_times(count: int, low_ms: int, high_ms: int, seed: int) -> list[int
 def human_times(code: str, actions: list[str], seed: int, pace: float = 1.0) -> list[int]:
     """A person playing ``actions`` on deal ``code`` (see the module docstring for the model)."""
     rng = random.Random(seed)
-    game = Game.new(parse_code(code).number, history_limit=None)
     gaps = []
     previous = None
-    choices = _card_moves(game)
-    for index, text in enumerate(actions):
-        action = ACTIONS[text]
-        game.play(action)
-        choices_after = _card_moves(game)
+    for index, (action, choices, choices_after) in enumerate(_faced(code, tuple(actions))):
         if index == 0:
             gap = _lognormal(rng, 4000 * pace, 0.4)
         elif action[0] == STOCK and previous == STOCK:
@@ -80,8 +76,25 @@ def human_times(code: str, actions: list[str], seed: int, pace: float = 1.0) -> 
         if rng.random() < 0.01:
             gap += _lognormal(rng, 6000, 0.8)
         gaps.append(gap)
-        previous, choices = action[0], choices_after
+        previous = action[0]
     return _running_sum(gaps)
+
+
+@functools.lru_cache(maxsize=256)
+def _faced(code: str, actions: tuple[str, ...]) -> tuple[tuple[Action, int, int], ...]:
+    """Each action of the replayed log with the card moves on offer before and after it. It
+    depends on the log alone, not on the seed or the pace: kept, since counting the legal
+    actions is most of the model's cost and tests time the same log many ways."""
+    game = Game.new(parse_code(code).number, history_limit=None)
+    faced = []
+    choices = _card_moves(game)
+    for text in actions:
+        action = ACTIONS[text]
+        game.play(action)
+        choices_after = _card_moves(game)
+        faced.append((action, choices, choices_after))
+        choices = choices_after
+    return tuple(faced)
 
 
 def _card_moves(game: Game) -> int:
