@@ -32,7 +32,9 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     month = won_day.strftime("%Y-%m")
     earlier = won_day - timedelta(days=40)
     deal_of(earlier)  # the service started long before: the month before has days too
-    deal_of(won_day - timedelta(days=1))
+    # A day of the same month with a deal she did not play (after the won day on the 1st).
+    unplayed = won_day - timedelta(days=1) if won_day.day > 1 else won_day + timedelta(days=1)
+    deal_of(unplayed)
     sign_up(page, base, "carol", f"/calendar/{month}/")
     page.wait_for_url(f"{base}/calendar/{month}/")
     carol = get_user_model().objects.get(username="carol")
@@ -45,9 +47,7 @@ def test_the_calendar_marks_a_won_day_and_leads_to_its_board(page, live_server, 
     expect(cell).to_have_attribute("data-result", "won")
     day_link = page.get_by_test_id(f"cal-day-{won_day.isoformat()}")
     expect(day_link).to_have_attribute("aria-label", re.compile(r"won in 123 moves"))
-    expect(page.locator(f'td[data-date="{(won_day - timedelta(days=1)).isoformat()}"]')).to_have_attribute(
-        "data-result", "none"
-    )
+    expect(page.locator(f'td[data-date="{unplayed.isoformat()}"]')).to_have_attribute("data-result", "none")
     expect(page.get_by_test_id(f"cal-play-{won_day.isoformat()}")).to_have_attribute(
         "href", re.compile(r"^/play/EH1-N-")
     )
