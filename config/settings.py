@@ -19,6 +19,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise import compress as whitenoise_compress
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -576,6 +577,11 @@ if SERVE_STATIC:
     )
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
+# Every page names the hashed copies, so the originals are not kept (nor compressed), and
+# source maps, fetched only by a developer's tools, are not compressed: collectstatic took 66 s
+# of CPU, now 19 (19 MB instead of 43).
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*whitenoise_compress.Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # --------------------------------------------------------------------------------------
 # Security: production settings switch on when DEBUG is off.

@@ -54,7 +54,7 @@ def web(production_bin, tmp_path_factory):  # noqa: F811 (test_smoke's fixture)
 
 
 def manifest(stack: Stack) -> dict[str, str]:
-    return json.loads((stack.folder / "staticfiles" / "staticfiles.json").read_text())["paths"]
+    return json.loads((stack.static_root / "staticfiles.json").read_text())["paths"]
 
 
 def get(url: str, **headers) -> tuple[int, dict[str, str], bytes]:
@@ -84,7 +84,7 @@ def test_the_modules_import_each_other_by_their_hashed_names(web):
     assert len(modules) > 20
     imports = 0
     for module in modules:
-        text = (web.folder / "staticfiles" / module).read_text()
+        text = (web.static_root / module).read_text()
         for specifier in RELATIVE_IMPORT.findall(text):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(module), specifier))
             assert target in hashed_names, f"{module} imports {specifier}, not a hashed file"

@@ -9,6 +9,7 @@ Nothing here touches the test database: the launcher's servers are its own, in a
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -46,7 +47,7 @@ class Launcher:
         )
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 180) -> "Launcher":
+    def start(self, timeout: float = 600) -> "Launcher":
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tools.stack", "run"],
@@ -168,7 +169,7 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page = browser.new_page(viewport={"width": 1280, "height": 1000}, reduced_motion="reduce")
         page.set_default_timeout(15_000)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -179,8 +180,12 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
         page.get_by_test_id("auth-submit").click()
         page.wait_for_url(f"{stack.url}/play/{code}/")
         page.wait_for_selector("#table[data-ready=true]")
-        # The board is drawn by play.js: gunicorn serves the static files (with DEBUG on).
-        assert page.request.get(f"{stack.url}/static/frontend/app.css").ok
+        # The board is drawn by play.js: gunicorn serves the static files (with DEBUG on), by
+        # the hashed names the page gives them (only those are kept).
+        stylesheet = page.locator("link[rel=stylesheet]").first.get_attribute("href")
+        assert re.fullmatch(r"/static/frontend/app\.[0-9a-f]{12}\.css", stylesheet), stylesheet
+        assert page.request.get(f"{stack.url}{stylesheet}").ok
+        assert page.request.get(f"{stack.url}/static/frontend/app.css").status == 404
 
         BoardPlayer(page, number).play(actions)
         expect(page.get_by_test_id("submission-status")).to_have_attribute("data-status", "verified", timeout=30_000)
@@ -235,6 +240,8 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
     assert running(orphans)
     stack = launchers(port)
     assert "stopping what a stopped launcher left running" in stack.output()
+    # Nothing of the static files changed since the first start: they are not collected again.
+    assert "the static files are as collected at the last start" in stack.output()
     assert not running(orphans), f"left running by the killed launcher: {running(orphans)}"
 
     # The player and the board are still there after those restarts.
