@@ -45,7 +45,9 @@ class Worker(Child):
         super().stop(timeout)
 
 
-def wait_for(predicate, timeout: float = 30, interval: float = 0.05):
+def wait_for(predicate, timeout: float = 120, interval: float = 0.05):
+    """``predicate()``'s value once it is true. ``timeout`` bounds a hang, it checks no speed:
+    generous, since a loaded 2-core machine ran past 30 s where an idle one takes one."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from leaderboard_fixtures.people import MOVE_RULES_OFF
+from playwright.sync_api import expect
+
+# Bounds for a hang, not speed checks: a condition is met as soon as it holds. Playwright's 5 s
+# for an expectation was missed on a loaded 2-core machine (three workers' browsers at once).
+expect.set_options(timeout=20_000)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -59,7 +64,7 @@ def _player_page(browser):
     (GAME_CONTEXT). Script errors
     on the page fail the test."""
     context = browser.new_context(**GAME_CONTEXT)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(30_000)
     # A returning player: the first visit's how to play (play/how-to.js) was dismissed, so it
     # does not push the board down (tests/e2e/test_languages.py sees it on a first visit).
     context.add_init_script("try { localStorage.setItem('eh:how-to-seen', '1'); } catch (e) {}")

@@ -36,7 +36,7 @@ class Inbox:
         return "250 OK"
 
     def wait(self, count: int) -> email.message.EmailMessage:
-        wait_for(lambda: len(self.messages) >= count, timeout=15)
+        wait_for(lambda: len(self.messages) >= count)
         return self.messages[count - 1]
 
 

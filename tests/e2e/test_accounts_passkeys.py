@@ -43,7 +43,7 @@ def test_a_player_adds_a_passkey_and_logs_in_with_it(page, live_server, worker, 
     page.get_by_test_id("auth-submit").click()
     page.wait_for_url(f"{base}/account/")
     page.get_by_test_id("passkey-add").click()
-    wait_for(lambda: WebAuthnCredential.objects.filter(user__username="petra").exists(), timeout=15)
+    wait_for(lambda: WebAuthnCredential.objects.filter(user__username="petra").exists())
 
     page.get_by_test_id("logout").click()
     expect(page.get_by_test_id("nav-login")).to_be_visible()
@@ -68,7 +68,7 @@ def test_the_admin_asks_staff_for_a_passkey_as_well_as_the_password(page, live_s
     page.wait_for_url(f"{base}/account/")
     get_user_model().objects.filter(username="sara").update(is_staff=True, is_superuser=True)
     page.get_by_test_id("passkey-add").click()
-    wait_for(lambda: WebAuthnCredential.objects.filter(user__username="sara").exists(), timeout=15)
+    wait_for(lambda: WebAuthnCredential.objects.filter(user__username="sara").exists())
     page.get_by_test_id("logout").click()  # (adding the passkey used it: this session is verified)
     expect(page.get_by_test_id("nav-login")).to_be_visible()
 

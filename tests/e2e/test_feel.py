@@ -218,7 +218,7 @@ def test_cards_glide_and_a_win_cascades(page, live_server, todays_deal):
     expect(celebration).to_be_attached()
     assert celebration.get_attribute("aria-hidden") == "true"
     assert "celebrate" in page.evaluate("window.__animations")
-    expect(celebration).not_to_be_attached(timeout=15_000)
+    expect(celebration).not_to_be_attached()
 
 
 def test_reduced_motion_moves_and_wins_without_animation(browser, live_server, todays_deal):

@@ -73,7 +73,7 @@ def test_a_guest_starts_from_the_first_screen_gives_up_keeps_the_account_and_is_
         played = line[:12]
         BoardPlayer(page, deal.number).play(played)
         # The ranked log as it stands reaches the server while the game is played (drafts.js).
-        wait_for(lambda: AttemptDraft.objects.filter(attempt_id=guest.pk, actions=played).exists(), timeout=20)
+        wait_for(lambda: AttemptDraft.objects.filter(attempt_id=guest.pk, actions=played).exists())
 
         page.get_by_test_id("give-up").click()
         page.get_by_test_id("give-up-confirm").click()
@@ -94,7 +94,7 @@ def test_a_guest_starts_from_the_first_screen_gives_up_keeps_the_account_and_is_
         page.get_by_test_id("keep-username").fill(name)
         page.get_by_test_id("keep-password").fill(PASSWORD)
         page.get_by_test_id("keep-submit").click()
-        expect(page.get_by_test_id("board-link")).to_be_visible(timeout=15_000)
+        expect(page.get_by_test_id("board-link")).to_be_visible()
         expect(page.get_by_test_id("guest-rank")).to_have_count(0)
         expect(page.get_by_test_id("rank")).to_have_text("#1")
         expect(page.get_by_test_id("nav-me")).to_have_text(name)  # the header knows the name at once
@@ -136,7 +136,7 @@ def test_a_guest_that_keeps_nothing_stays_off_the_public_board(browser, live_ser
         # The same browser comes back: still the same guest, its game resumed as it ended.
         page.reload()
         page.wait_for_selector("#table[data-ready=true]")
-        expect(page.get_by_test_id("guest-rank")).to_be_visible(timeout=15_000)
+        expect(page.get_by_test_id("guest-rank")).to_be_visible()
         expect(page.get_by_test_id("nav-guest")).to_have_text("Guest")  # a guest has no name to show
     finally:
         context.close()

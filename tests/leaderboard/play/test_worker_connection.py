@@ -27,7 +27,7 @@ def submit(player) -> int:
 
 
 def verified(submission_id: int, worker: Worker, tasks: int) -> None:
-    wait_for(lambda: Submission.objects.filter(pk=submission_id, status="verified").exists(), timeout=20)
+    wait_for(lambda: Submission.objects.filter(pk=submission_id, status="verified").exists())
     wait_for(lambda: len(re.findall(r"verify_submission\[.*\] succeeded", worker.log_path.read_text())) == tasks)
 
 
@@ -71,7 +71,7 @@ def test_the_worker_verifies_every_task_on_one_kept_connection(start_worker, pla
 def test_without_reuse_the_worker_closes_its_connection_after_each_task(start_worker, player):
     worker = start_worker(DATABASE_CONN_MAX_AGE=60, CELERY_DB_REUSE_MAX=0)
     verified(submit(player), worker, 1)
-    wait_for(lambda: not worker_backends(), timeout=10)
+    wait_for(lambda: not worker_backends())
 
 
 def test_a_kept_connection_dropped_between_tasks_does_not_fail_the_next_task(start_worker, player):
@@ -87,7 +87,7 @@ def test_a_kept_connection_dropped_between_tasks_does_not_fail_the_next_task(sta
         before = worker_backends()
         proxy.down()  # PostgreSQL restarted, a network cut: the worker's idle connection is gone
         proxy.up()
-        wait_for(lambda: not worker_backends() & before, timeout=10)
+        wait_for(lambda: not worker_backends() & before)
         second = submit(player)
         verified(second, worker, 2)  # on a new connection, at the first delivery
     finally:

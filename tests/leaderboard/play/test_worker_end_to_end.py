@@ -114,4 +114,4 @@ def test_the_worker_keeps_no_copy_of_the_message_it_works_on(worker, settings):
     wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verifying").exists(), interval=0.01)
     broker = redis.Redis.from_url(settings.REDIS_URL)
     assert broker.llen("celery") == 0 and not broker.exists("unacked", "unacked_index")
-    wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verified").exists(), timeout=60)
+    wait_for(lambda: Submission.objects.filter(pk=submission.pk, status="verified").exists())
