@@ -156,6 +156,8 @@ INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    # Kept beside SESSION_ENGINE's own table: its clearsessions clears that table's expired rows,
+    # and its old table is what migration 0018 copies from (and what a rollback reads again).
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
@@ -198,6 +200,10 @@ MIDDLEWARE = [
     # Last: it turns the lock-out that axes' backend signals into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Django's database sessions, each stored under its account (leaderboard/accounts/sessions.py):
+# a new password ends an account's other sessions by one indexed DELETE, not by decoding all.
+SESSION_ENGINE = "leaderboard.accounts.sessions"
 
 AUTHENTICATION_BACKENDS = [
     # First: refuses a locked-out admin log-in before the password is checked.

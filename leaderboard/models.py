@@ -1,7 +1,9 @@
 """The app's models, for Django and for callers outside the app. Each lives with its job:
 the record of play (``record.models``), the frozen boards (``boards.models``), the groups
-(``groups.models``). Code inside the app imports them from there, never from here."""
+(``groups.models``), the sessions (``accounts.models``). Code inside the app imports them from
+there, never from here."""
 
+from .accounts.models import UserSession
 from .boards.models import FrozenBoard
 from .groups.models import Group, Membership
 from .play.models import AttemptDraft
@@ -21,4 +23,5 @@ __all__ = [
     "Membership",
     "PlayerStats",
     "Submission",
+    "UserSession",
 ]

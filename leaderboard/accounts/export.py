@@ -3,9 +3,10 @@
 Every row that names the player is found the same way the deletion finds it: each model with
 a foreign key to the account (``rows_of``), so a table added later (by another job) is in the
 export, and erased with the account, without a change here. Each row is written field by
-field as the model holds it (a move log as its list of actions, times as their list). Two
-things are left out on purpose: the password's hash and the API tokens' keys (secrets, not
-data about the player: a downloaded file must not be a way into the account)."""
+field as the model holds it (a move log as its list of actions, times as their list). Some
+things are left out on purpose: the password's hash, the API tokens' keys and the sessions'
+keys and signed data (secrets, not data about the player: a downloaded file must not be a way
+into the account); a session shows its account and when it expires."""
 
 import datetime
 import decimal
@@ -17,10 +18,11 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from ..groups.models import Membership
+from .models import UserSession
 
 User = get_user_model()
 _ACCOUNT_FIELDS = ("id", "username", "email", "date_joined", "last_login", "is_staff", "is_active")
-_SECRET = {(Token, "key")}
+_SECRET = {(Token, "key"), (UserSession, "session_key"), (UserSession, "session_data")}
 
 
 def relations():

@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
 from django.core import mail
 from django.db import connection
 from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse)
@@ -20,7 +19,7 @@ from leaderboard.boards.services import entries
 from leaderboard.core import days
 from leaderboard.groups import services as groups
 from leaderboard.groups.models import Group
-from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission
+from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission, UserSession
 
 pytestmark = pytest.mark.django_db
 NUMBER = 4243
@@ -153,6 +152,7 @@ def test_after_deletion_nothing_names_the_player_and_the_boards_are_ranked_again
     bob_client.get("/api/leaderboards/players/")
     assert any(NAME.encode() in item for item in redis_dump(clean_redis))
 
+    assert UserSession.objects.filter(user=me).exists()  # the sign-up's session, under its account
     wrong = client.post("/api/auth/delete/", {"password": "nope"}, format="json")
     assert wrong.status_code == 400 and wrong.json()["error"]["code"] == "wrong_password"
     with django_capture_on_commit_callbacks(execute=True):
@@ -167,7 +167,7 @@ def test_after_deletion_nothing_names_the_player_and_the_boards_are_ranked_again
             assert cursor.fetchone()[0] == 0, f"{table}.{column} still holds the player's id"
     assert rows_naming([NAME, ADDRESS, token]) == {}
     assert not Submission.objects.filter(pk__in=[s.pk for s in mine]).exists()
-    assert all(s.get_decoded().get("_auth_user_id") != str(me.pk) for s in Session.objects.all())
+    assert all(s.get_decoded().get("_auth_user_id") != str(me.pk) for s in UserSession.objects.all())
     # Redis: neither the name nor the player's results.
     dump = redis_dump(clean_redis)
     assert not [item for item in dump if NAME.encode() in item or token.encode() in item]

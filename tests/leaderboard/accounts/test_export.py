@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leaderboard.accounts import export, services
+from leaderboard.models import UserSession
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,9 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
         services.user_token(player)
     make_group(alice, bob, name="Alice's harps")
     make_group(bob, alice, name="Bob's harps")
+    login = {"username": "alice", "password": PASSWORD}  # a session of alice's, in a browser
+    assert APIClient().post("/api/auth/login/", login, format="json").status_code == 200
+    session = UserSession.objects.get(user=alice)
     client = APIClient()
     client.force_authenticate(alice)
     response = client.get("/api/auth/export/")
@@ -45,6 +49,8 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
         fk = model._meta.get_field(name).attname
         if model is Token:  # its key is its primary key, and a secret: left out
             assert len(exported) == rows.count() == 1 and "key" not in exported[0]
+        elif model is UserSession:  # so is a session's, and its signed data: left out
+            assert exported == [{"expire_date": session.expire_date.isoformat(), "user_id": alice.pk}]
         else:
             assert {str(row[key_of(model)]) for row in exported} == {
                 str(pk) for pk in rows.values_list("pk", flat=True)
@@ -62,6 +68,7 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
     assert "bob" not in text.lower().replace("bob's harps", "")
     assert bob.password not in text and alice.password not in text
     assert services.user_token(alice) not in text  # the token's key is a secret, not data
+    assert session.session_key not in text and session.session_data not in text
 
 
 def test_the_export_is_for_the_signed_in_only():
