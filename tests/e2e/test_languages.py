@@ -7,6 +7,7 @@ catalogues' msgids is left on them. A German reader reads the rules from the gam
 switches to English with the header's switch, which the next visit remembers.
 """
 
+import functools
 import re
 from datetime import timedelta
 
@@ -26,15 +27,17 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 _PLACES = re.compile(r"%\(\w+\)[sd]|\{[a-z]+(?:!r)?(?::,)?\}|<[^>]*>")
 
 
-def english_runs() -> set[str]:
-    """Every run of three or more words of an English msgid (pages and modules alike)."""
+@functools.cache
+def english_runs() -> frozenset[str]:
+    """Every run of three or more words of an English msgid (pages and modules alike). Read
+    once a session: parsing the catalogues costs a second, and every translated page asks."""
     runs = set()
     for msgid in catalogues.msgids("django") + catalogues.msgids("djangojs"):
         for run in _PLACES.split(msgid):
             run = re.sub(r"\s+", " ", run).strip(" .,:;()·")
             if len(run.split()) >= 3:
                 runs.add(run)
-    return runs
+    return frozenset(runs)
 
 
 def english_left(page: Page) -> list[str]:
