@@ -359,6 +359,7 @@ CELERY_BEAT_SCHEDULE = {
     "submit-unfinished-dailies": {"task": "leaderboard.tasks.submit_unfinished_dailies", "schedule": 60.0},
     "forget-guests": {"task": "leaderboard.tasks.forget_guests", "schedule": 3600.0},
     "forget-origins": {"task": "leaderboard.tasks.forget_origins", "schedule": 86400.0},
+    "forget-expired-sessions": {"task": "leaderboard.tasks.forget_expired_sessions", "schedule": 86400.0},
 }
 
 # --------------------------------------------------------------------------------------

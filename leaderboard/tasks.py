@@ -7,7 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from .accounts import guests
+from .accounts import guests, sessions
 from .boards import freeze
 from .boards.services import entries, idle, rebuild
 from .core import days
@@ -89,3 +89,9 @@ def forget_guests() -> int:
 def forget_origins() -> int:
     """Beat: clear the address and device hashes of attempts older than ORIGIN_KEEP_DAYS."""
     return origin.origins_forget(timezone.now())
+
+
+@shared_task(ignore_result=True)
+def forget_expired_sessions() -> int:
+    """Beat: delete the sessions past their expiry (``accounts.sessions``)."""
+    return sessions.sessions_forget_expired()

@@ -12,6 +12,7 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import CreateError, UpdateError
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.db import IntegrityError
+from django.utils import timezone
 from psycopg.errors import ForeignKeyViolation
 
 from .models import UserSession
@@ -64,3 +65,11 @@ def _account_gone(error: CreateError | IntegrityError) -> bool:
     when its row is gone: the session middleware answers "interrupted")."""
     refused = error if isinstance(error, IntegrityError) else error.__context__
     return isinstance(refused, IntegrityError) and isinstance(refused.__cause__, ForeignKeyViolation)
+
+
+def sessions_forget_expired() -> int:
+    """Delete the sessions whose expiry has passed (beat, daily): Django deletes an expired
+    session only when its browser comes back, and its clearsessions is a command nobody runs.
+    How many went."""
+    deleted, _ = UserSession.objects.filter(expire_date__lt=timezone.now()).delete()
+    return deleted

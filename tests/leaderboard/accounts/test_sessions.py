@@ -17,6 +17,7 @@ from django.utils import timezone
 from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse)
 from rest_framework.test import APIClient
 
+from leaderboard import tasks
 from leaderboard.accounts import passwords
 from leaderboard.accounts.sessions import SessionStore
 from leaderboard.models import UserSession
@@ -186,3 +187,12 @@ def test_the_migration_copies_the_live_sessions_under_their_accounts_and_goes_ba
     finally:
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_beat_forgets_the_expired_sessions_and_keeps_the_live_ones():
+    ada = User.objects.create_user("ada", password=PASSWORD)
+    live, visitor, expired = session_of(ada.pk), session_of(None), session_of(ada.pk)
+    UserSession.objects.filter(session_key=expired).update(expire_date=timezone.now() - timedelta(seconds=1))
+    assert tasks.forget_expired_sessions() == 1
+    assert set(UserSession.objects.values_list("session_key", flat=True)) == {live, visitor}
+    assert tasks.forget_expired_sessions() == 0
