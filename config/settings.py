@@ -548,7 +548,9 @@ SPECTACULAR_SETTINGS = {
 # README, "Languages". The day itself stays UTC; the browser shows times in the reader's zone.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("pl", "Polski"), ("de", "Deutsch")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The project's catalogues (tools/catalogues.py keeps them), then ours for installed packages that
+# ship no Polish (locale/packages: django-otp-webauthn's passkey messages).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "packages"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True

@@ -8,7 +8,8 @@ without GNU gettext (xgettext, msgfmt), which a machine with only python3 lacks.
   the ES modules (``gettext``, ``ngettext``, ``gettext_noop``, ... in ``.js``).
 - ``update()``: merges them into ``locale/<lang>/LC_MESSAGES/<domain>.po`` (new strings
   untranslated, vanished ones dropped, translations kept).
-- ``compile()``: writes each ``.po`` as its ``.mo`` (fuzzy entries left out, as msgfmt does).
+- ``compile()``: writes each ``.po`` as its ``.mo`` (fuzzy entries left out, as msgfmt does),
+  ``locale/packages``' too (Polish for installed packages that ship none, written by hand).
 - ``problems()``: what keeps the catalogues from being complete: a string not in a catalogue,
   one left untranslated or fuzzy, a ``.mo`` that is not its ``.po`` compiled.
 
@@ -39,6 +40,8 @@ if __name__ == "__main__":  # run as a tool, not imported by a test that has set
 
 ROOT = Path(settings.BASE_DIR)
 LOCALE = ROOT / "locale"
+# Ours for installed packages that ship no Polish (on LOCALE_PATHS too): written by hand, compiled here.
+PACKAGES = LOCALE / "packages"
 #: The apps whose strings are translated (makemessages run from the root finds no others:
 #: tests/ and benchmarks/ mark nothing).
 SOURCE_ROOTS = ("config", "games", "leaderboard", "frontend")
@@ -196,7 +199,7 @@ def compiled(path: Path) -> bytes:
 def compile() -> list[Path]:  # noqa: A001 - the name of the job
     """Write every .po as its .mo; returns the .mo files written."""
     written = []
-    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+    for po in sorted([*LOCALE.glob("*/LC_MESSAGES/*.po"), *PACKAGES.glob("*/LC_MESSAGES/*.po")]):
         mo = po.with_suffix(".mo")
         data = compiled(po)
         if not mo.exists() or not _same_mo(mo.read_bytes(), data):
