@@ -360,6 +360,7 @@ CELERY_BEAT_SCHEDULE = {
     "forget-guests": {"task": "leaderboard.tasks.forget_guests", "schedule": 3600.0},
     "forget-origins": {"task": "leaderboard.tasks.forget_origins", "schedule": 86400.0},
     "forget-expired-sessions": {"task": "leaderboard.tasks.forget_expired_sessions", "schedule": 86400.0},
+    "requeue-unsent-mail": {"task": "leaderboard.tasks.requeue_unsent_mail", "schedule": 60.0},
 }
 
 # --------------------------------------------------------------------------------------
@@ -491,8 +492,9 @@ SIGNUPS_PER_DAY = env_int("SIGNUPS_PER_DAY", 60, min_value=1)
 AUTH_TOKEN_CACHE_SECONDS = env_int("AUTH_TOKEN_CACHE_SECONDS", 600, min_value=0)
 
 # --------------------------------------------------------------------------------------
-# Mail: accounts' confirmations and password resets (leaderboard/accounts/mail.py). With
-# EMAIL_HOST unset every mail is written to the log stream (the console backend), link included.
+# Mail: accounts' confirmations and password resets (leaderboard/accounts/mail.py), sent by the
+# worker. With EMAIL_HOST unset every mail is written to the log stream (the console backend),
+# link included.
 # --------------------------------------------------------------------------------------
 
 EMAIL_HOST = env_str("EMAIL_HOST", "")
@@ -505,6 +507,10 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Easy Harp Daily <noreply@localhost>")
+# A mail not sent yet is queued again by beat after this many seconds, the delay doubling after
+# each failed send (at most an hour); one still unsent after MAIL_GIVE_UP_SECONDS is dropped.
+MAIL_RETRY_SECONDS = env_int("MAIL_RETRY_SECONDS", 60, min_value=1)
+MAIL_GIVE_UP_SECONDS = env_int("MAIL_GIVE_UP_SECONDS", 86_400, min_value=60)
 # How long a link to confirm an address, or to set a new password, works (Django's
 # PasswordResetTokenGenerator: once, and not after this).
 EMAIL_CONFIRM_SECONDS = env_int("EMAIL_CONFIRM_SECONDS", 3 * 86_400, min_value=60)

@@ -1,9 +1,9 @@
 """The app's models, for Django and for callers outside the app. Each lives with its job:
 the record of play (``record.models``), the frozen boards (``boards.models``), the groups
-(``groups.models``), the sessions (``accounts.models``). Code inside the app imports them from
+(``groups.models``), the sessions and the mail to send (``accounts.models``). Code inside the app imports them from
 there, never from here."""
 
-from .accounts.models import UserSession
+from .accounts.models import OutgoingMail, UserSession
 from .boards.models import FrozenBoard
 from .groups.models import Group, Membership
 from .play.models import AttemptDraft
@@ -21,6 +21,7 @@ __all__ = [
     "FrozenBoard",
     "Group",
     "Membership",
+    "OutgoingMail",
     "PlayerStats",
     "Submission",
     "UserSession",

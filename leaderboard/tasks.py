@@ -1,5 +1,5 @@
 """Celery tasks: they take ids only and call services. Services never import this module:
-they send a task by its name (``intake.VERIFY_TASK``, ``rebuild.REBUILD_TASK``), under which
+they send a task by its name (``intake.VERIFY_TASK``, ``rebuild.REBUILD_TASK``, ``mail.MAIL_TASK``), under which
 the task is registered here."""
 
 from datetime import timedelta
@@ -7,7 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from .accounts import guests, sessions
+from .accounts import guests, mail, sessions
 from .boards import freeze
 from .boards.services import entries, idle, rebuild
 from .core import days
@@ -95,3 +95,15 @@ def forget_origins() -> int:
 def forget_expired_sessions() -> int:
     """Beat: delete the sessions past their expiry (``accounts.sessions``)."""
     return sessions.sessions_forget_expired()
+
+
+@shared_task(name=mail.MAIL_TASK, acks_late=True, ignore_result=True)
+def send_mail(mail_id: int) -> bool:
+    """Render and send one stored mail (a duplicate delivery sends nothing)."""
+    return mail.mail_send(mail_id)
+
+
+@shared_task(ignore_result=True)
+def requeue_unsent_mail() -> int:
+    """Beat: queue again the mail a down broker lost or a down mail server refused."""
+    return mail.mail_requeue()

@@ -63,11 +63,18 @@ def clean_redis():
 
 
 @pytest.fixture
-def worker(tmp_path, transactional_db):
+def worker_env() -> dict[str, str]:
+    """Environment of the test's worker beyond its database and Redis (a module that needs
+    more, a mail server's address, overrides this fixture)."""
+    return {}
+
+
+@pytest.fixture
+def worker(tmp_path, transactional_db, worker_env):
     """A started Celery worker (tests/worker.py) on committed data; stopped after the test.
     Its queue and the Redis index start empty."""
     redis.Redis.from_url(django_settings.REDIS_URL).flushdb()
-    process = Worker(tmp_path / "worker.log").start()
+    process = Worker(tmp_path / "worker.log", **worker_env).start()
     yield process
     # The test is over: SIGKILL, not a warm shutdown (SIGTERM waits out the broker's blocking
     # read, about 2 s a test, 7 s on a loaded machine). A test that needs the graceful stop

@@ -8,7 +8,7 @@
 - A group it owns passes to its longest-standing other member; a group with no other member
   is deleted. Its memberships go.
 - Its attempts, submissions (logs and times), entries, stats, name key, tokens (and their
-  cached lookups), sessions, email, and axes' log-in records under its name are deleted;
+  cached lookups), sessions, email, unsent mail, and axes' log-in records under its name are deleted;
   another player's submission that was flagged as a copy of one of its results keeps the flag
   and loses the link (``copy_of``: null).
 - After the commit, the boards' cached pages that showed the player are deleted from Redis
@@ -29,6 +29,7 @@ from ..groups import services as groups
 from ..groups.models import Group, Membership
 from ..record.models import BoardEntry
 from . import authentication, passwords
+from .models import OutgoingMail
 
 User = get_user_model()
 
@@ -56,6 +57,8 @@ def account_erase(user) -> None:
             stores[board].entries_changed()  # a frozen day is ranked again
         authentication.forget_users([player_id])
         passwords.sessions_end(user)
+        if user.email:  # a reset asked for at its address (mail under the account cascades)
+            OutgoingMail.objects.filter(to__iexact=user.email).delete()
         for model in (AccessAttempt, AccessFailureLog, AccessLog):
             model.objects.filter(username=username).delete()
         User.objects.get(pk=player_id).delete()  # everything with a foreign key to it cascades

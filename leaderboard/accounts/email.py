@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..core.errors import Conflict, Invalid
-from .mail import mail_send
+from .mail import mail_queue
 
 User = get_user_model()
 _SALT = "leaderboard.accounts.email"
@@ -35,7 +35,7 @@ def email_set(user, address: str, *, base_url: str) -> None:
     address = email_normalized(address)
     token = signing.dumps({"user": user.pk, "email": address, "was": user.email}, salt=_SALT, compress=True)
     link = f"{base_url.rstrip('/')}/account/email/{token}/"
-    mail_send("email_confirm", address, {"username": user.username, "link": link, "days": _days()})
+    mail_queue("email_confirm", address, {"username": user.username, "link": link, "days": _days()}, user=user)
 
 
 def email_confirm(token: str):

@@ -1,11 +1,11 @@
 """Passwords: a forgotten one reset by a link by email, a known one changed; either ends every
 other session of the account and deletes its API tokens.
 
-The reset is Django's: ``PasswordResetForm`` finds the active accounts with that confirmed
-address and mails each a link; ``default_token_generator`` (PasswordResetTokenGenerator)
-signs the account's password hash and last log-in into it, so the link works once (the new
-password changes the hash) and not after PASSWORD_RESET_TIMEOUT. Nothing in the answer says
-whether an address has an account."""
+The reset is Django's: ``PasswordResetForm``, run by the worker (``accounts.mail``), finds
+the active accounts with that confirmed address and mails each a link;
+``default_token_generator`` (PasswordResetTokenGenerator) signs the account's password hash
+and last log-in into it, so the link works once (the new password changes the hash) and not
+after PASSWORD_RESET_TIMEOUT. Nothing in the answer says whether an address has an account."""
 
 from urllib.parse import urlsplit
 
@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from ..core.errors import Invalid
+from . import mail
 from .email import email_normalized
 from .models import UserSession
 
@@ -28,28 +30,38 @@ User = get_user_model()
 
 
 class _ResetForm(PasswordResetForm):
-    def save(self, *, base_url: str, **kwargs):
-        self._base_url = base_url.rstrip("/")
-        super().save(**kwargs)
+    """Django's reset form, its mails collected (``messages``) for the worker to send."""
 
-    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+    def save(self, *, base_url: str, **kwargs) -> list[EmailMessage]:
+        self._base_url = base_url.rstrip("/")
+        self.messages: list[EmailMessage] = []
+        super().save(**kwargs)
+        return self.messages
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email, **kwargs):
         context["link"] = f"{self._base_url}/password/reset/{context['uid']}/{context['token']}/"
-        super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+        self.messages.append(mail.message("password_reset", to_email, context))
 
 
 def password_forgot(address: str, *, base_url: str) -> None:
-    """Mail a reset link to each active account whose confirmed address is ``address``;
-    an address of no account gets nothing, and the caller is told the same."""
-    form = _ResetForm({"email": email_normalized(address)})
-    if form.is_valid():
-        form.save(
-            base_url=base_url,
-            subject_template_name="accounts/mail/password_reset_subject.txt",
-            email_template_name="accounts/mail/password_reset.txt",
-            use_https=base_url.startswith("https:"),
-            domain_override=urlsplit(base_url).netloc,
-            extra_email_context={"hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600)},
-        )
+    """Queue a reset for ``address``: the worker looks up its accounts (``reset_messages``),
+    so the request does the same work, and says the same, for an address of no account."""
+    mail.mail_queue("password_reset", email_normalized(address), {"base_url": base_url})
+
+
+def reset_messages(outgoing) -> list[EmailMessage]:
+    """The worker's part of a reset: a link to each active account whose confirmed address is
+    the mail's; none for an address of no account."""
+    base_url = outgoing.context["base_url"]
+    form = _ResetForm({"email": outgoing.to})
+    if not form.is_valid():
+        return []
+    return form.save(
+        base_url=base_url,
+        use_https=base_url.startswith("https:"),
+        domain_override=urlsplit(base_url).netloc,
+        extra_email_context={"hours": max(1, settings.PASSWORD_RESET_TIMEOUT // 3600)},
+    )
 
 
 def reset_user(uidb64: str, token: str):

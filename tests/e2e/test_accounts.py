@@ -1,5 +1,5 @@
 """End to end in a real browser, on the production shape (live server, worker, Chromium), with
-a real SMTP server (aiosmtpd) receiving the site's mail: a player signs up with an address,
+a real SMTP server (aiosmtpd) receiving the mail the worker sends: a player signs up with an address,
 confirms it from the mail, forgets the password, sets a new one from the mail's link and logs
 in with it; the link works no more. The account's pages pass axe in the three languages."""
 
@@ -28,6 +28,7 @@ class Inbox:
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
         self.lock = threading.Lock()
+        self.port = 0  # the server's, once started
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
@@ -41,19 +42,22 @@ class Inbox:
 
 
 @pytest.fixture
-def smtp(settings):
-    """A real SMTP server on a free port, and the site's mail sent to it."""
+def smtp():
+    """A real SMTP server on a free port (the worker, which sends the site's mail, is given it)."""
     inbox = Inbox()
     with socket.socket() as probe:  # a free port (aiosmtpd's controller cannot take port 0)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    settings.EMAIL_USE_TLS, settings.EMAIL_HOST_USER, settings.EMAIL_HOST_PASSWORD = False, "", ""
+    inbox.port = controller.port
     yield inbox
     controller.stop()
+
+
+@pytest.fixture
+def worker_env(smtp) -> dict[str, str]:
+    return {"EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(smtp.port), "EMAIL_USE_TLS": "0"}
 
 
 def link_of(message) -> str:
@@ -68,7 +72,7 @@ def log_in(page: Page, base: str, username: str, password: str) -> None:
     page.get_by_test_id("auth-submit").click()
 
 
-def test_a_player_confirms_an_address_then_resets_a_forgotten_password_from_the_mail(page, live_server, worker, smtp):
+def test_a_player_confirms_an_address_then_resets_a_forgotten_password_from_the_mail(page, live_server, smtp, worker):
     base = live_server.url
     page.goto(f"{base}/signup/")
     page.get_by_test_id("username").fill("alice")

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core import mail
 from django.db import connection
+from leaderboard_fixtures.mailbox import delivered
 from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse)
 from rest_framework.test import APIClient
 
@@ -131,7 +131,7 @@ def test_after_deletion_nothing_names_the_player_and_the_boards_are_ranked_again
     bob_client, bob = signed_up("bob")
     _, carol = signed_up("carol")
     emails.email_set(me, ADDRESS, base_url="http://testserver/")
-    emails.email_confirm(mail.outbox[-1].body.split("/account/email/")[1].split("/")[0])
+    emails.email_confirm(delivered()[-1].body.split("/account/email/")[1].split("/")[0])
     me.refresh_from_db()
     token = client.post("/api/auth/login/", {"username": NAME, "password": PASSWORD}, format="json").json()["token"]
     APIClient().post("/api/auth/login/", {"username": NAME, "password": "wrong"}, format="json")  # axes logs it

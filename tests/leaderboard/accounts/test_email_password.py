@@ -4,7 +4,7 @@ reset by a link; changed: the old one first); either change ends the other sessi
 import re
 
 import pytest
-from django.core import mail
+from leaderboard_fixtures.mailbox import delivered
 from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_off  # noqa: F401  (autouse)
 from rest_framework.test import APIClient
 
@@ -33,7 +33,7 @@ def confirm(client: APIClient, message) -> dict:
 def test_an_address_given_at_sign_up_is_used_only_once_confirmed():
     client = signed_in("alice", "Alice@Example.org")
     assert client.get("/api/auth/me/").json()["email"] == ""
-    (message,) = mail.outbox
+    (message,) = delivered()
     assert message.to == ["Alice@example.org"] and "alice" in message.body
     assert confirm(APIClient(), message)["email"] == "Alice@example.org"
     assert client.get("/api/auth/me/").json()["email"] == "Alice@example.org"
@@ -44,14 +44,14 @@ def test_the_confirmation_mail_is_in_the_readers_language():
     client.post(
         "/api/auth/signup/", {"username": "anna", "password": PASSWORD, "email": "a@example.org"}, format="json"
     )
-    assert "Bestätige" in mail.outbox[0].subject
+    assert "Bestätige" in delivered()[0].subject
 
 
 def test_an_altered_or_stale_link_confirms_nothing():
     client = signed_in("alice")
     client.post("/api/auth/email/", {"email": "one@example.org"}, format="json")
     client.post("/api/auth/email/", {"email": "two@example.org"}, format="json")
-    first, second = mail.outbox
+    first, second = delivered()
     assert confirm(client, second)["email"] == "two@example.org"
     token = re.search(r"/account/email/([^/]+)/", link_in(first)).group(1)
     stale = client.post("/api/auth/email/confirm/", {"token": token}, format="json")
@@ -63,21 +63,21 @@ def test_an_altered_or_stale_link_confirms_nothing():
 
 def test_an_address_is_one_accounts():
     alice, bob = signed_in("alice", "same@example.org"), signed_in("bob", "same@example.org")
-    confirm(alice, mail.outbox[0])
-    token = re.search(r"/account/email/([^/]+)/", link_in(mail.outbox[1])).group(1)
+    confirm(alice, delivered()[0])
+    token = re.search(r"/account/email/([^/]+)/", link_in(delivered()[1])).group(1)
     response = bob.post("/api/auth/email/confirm/", {"token": token}, format="json")
     assert response.status_code == 409 and response.json()["error"]["code"] == "email_taken"
 
 
 def test_a_forgotten_password_is_reset_once_by_the_mails_link_and_every_session_ends():
     client = signed_in("alice", "alice@example.org")
-    confirm(client, mail.outbox.pop())
+    confirm(client, delivered().pop())
     other_device = APIClient()
     token = other_device.post("/api/auth/login/", {"username": "alice", "password": PASSWORD}, format="json")
     token = token.json()["token"]
     answer = APIClient().post("/api/auth/password/forgot/", {"email": "ALICE@example.org"}, format="json")
     assert answer.status_code == 202 and answer.json() == {"sent": True}
-    (message,) = mail.outbox
+    (message,) = delivered()
     uid, reset_token = re.search(r"/password/reset/([^/]+)/([^/]+)/", link_in(message)).groups()
     body = {"uid": uid, "token": reset_token, "password": NEW_PASSWORD}
     assert APIClient().post("/api/auth/password/reset/", body, format="json").status_code == 204
@@ -93,11 +93,11 @@ def test_a_forgotten_password_is_reset_once_by_the_mails_link_and_every_session_
 
 def test_the_forgotten_password_answer_is_the_same_for_an_unknown_or_unconfirmed_address():
     signed_in("alice", "alice@example.org")  # never confirmed
-    mail.outbox.clear()
+    delivered().clear()
     for address in ("alice@example.org", "nobody@example.org"):
         answer = APIClient().post("/api/auth/password/forgot/", {"email": address}, format="json")
         assert answer.status_code == 202 and answer.json() == {"sent": True}
-    assert mail.outbox == []
+    assert delivered() == []
 
 
 def test_forgotten_password_mails_are_throttled(settings):

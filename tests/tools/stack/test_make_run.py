@@ -1,6 +1,7 @@
 """`make run` from a fresh data folder: the launcher (tools/stack, the entry point `make run`
 calls) starts its embedded PostgreSQL and Redis, the migrations, gunicorn, a Celery worker and
-beat; a game won in the browser there is verified by that worker and ranked. Ctrl-C stops
+beat; a game won in the browser there is verified by that worker and ranked, and the sign-up's mail
+is in the log stream. Ctrl-C stops
 everything; what a killed launcher leaves is stopped by the next start; the data survives
 restarts; one process dying stops all of them, non-zero.
 
@@ -23,6 +24,7 @@ import pytest
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD
 from e2e.driver import BoardPlayer
 from playwright.sync_api import expect, sync_playwright
+from worker import wait_for
 
 from games import parse_code
 from tools.stack.process import ROOT, descendants, free_port
@@ -177,8 +179,11 @@ def test_make_run_serves_a_browser_win_verified_by_its_worker_and_stops_everythi
         page.goto(f"{stack.url}/signup/?next=/play/{code}/")
         page.get_by_test_id("username").fill("harpist")
         page.get_by_test_id("password").fill(PASSWORD)
+        page.get_by_test_id("signup-email").fill("harpist@example.org")
         page.get_by_test_id("auth-submit").click()
         page.wait_for_url(f"{stack.url}/play/{code}/")
+        # With no mail server set, the worker writes each mail to the log stream, link and all.
+        wait_for(lambda: re.search(r"/account/email/[\w:.-]+/", stack.output()))
         page.wait_for_selector("#table[data-ready=true]")
         # The board is drawn by play.js: gunicorn serves the static files (with DEBUG on), by
         # the hashed names the page gives them (only those are kept).
