@@ -1,8 +1,10 @@
 """Download my data: everything the service holds about a player, as one JSON-ready dict.
 
 Every row that names the player is found the same way the deletion finds it: each model with
-a foreign key to the account (``rows_of``), so a table added later (by another job) is in the
-export, and erased with the account, without a change here. Each row is written field by
+a foreign key to the account (``rows_of``), hidden ones (``related_name="+"``) included, so a
+table added later (by another job) is in the export, and erased with the account, without a
+change here. A foreign key on another player's row that merely points at this account
+(``OTHERS_ROWS``) is not: the row is the other player's. Each row is written field by
 field as the model holds it (a move log as its list of actions, times as their list). Some
 things are left out on purpose: the password's hash, the API tokens' keys and the sessions'
 keys and signed data (secrets, not data about the player: a downloaded file must not be a way
@@ -18,20 +20,27 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from ..groups.models import Membership
+from ..record.models import Attempt
 from .models import UserSession
 
 User = get_user_model()
 _ACCOUNT_FIELDS = ("id", "username", "email", "date_joined", "last_login", "is_staff", "is_active")
 _SECRET = {(Token, "key"), (UserSession, "session_key"), (UserSession, "session_data")}
+#: Foreign keys to the account on rows of other players: an attempt linked for review to this
+#: account's earlier try from the same device (staff's to see, and the other player's data).
+OTHERS_ROWS = {(Attempt, "linked_player")}
 
 
 def relations():
-    """``(model, field name)`` of every foreign key or one-to-one field pointing at the account."""
+    """``(model, field name)`` of every foreign key or one-to-one field pointing at the account,
+    hidden or not, but ``OTHERS_ROWS``."""
     found = []
-    for related in User._meta.related_objects:
-        if related.many_to_many:  # groups' members: their Membership rows are the data
+    for related in User._meta.get_fields(include_hidden=True):
+        # The reverse side of each; a many-to-many (groups' members) is seen by its table's rows.
+        if not related.auto_created or related.concrete or related.many_to_many:
             continue
-        found.append((related.related_model, related.field.name))
+        if (related.related_model, related.field.name) not in OTHERS_ROWS:
+            found.append((related.related_model, related.field.name))
     return sorted(found, key=lambda pair: (pair[0]._meta.label_lower, pair[1]))
 
 

@@ -4,6 +4,8 @@ import json
 from datetime import date
 
 import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import models
 from leaderboard_fixtures.groups import make_group  # noqa: F401  (a fixture)
 from leaderboard_fixtures.history import result
@@ -12,14 +14,30 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leaderboard.accounts import export, services
-from leaderboard.models import UserSession
+from leaderboard.models import Attempt, DayHints, UserSession
 
 pytestmark = pytest.mark.django_db
+#: The foreign keys to the account that the export leaves out, and why: the row is another
+#: player's (an attempt linked for review to this account's try).
+NOT_THE_PLAYERS = {(Attempt, "linked_player")}
 
 
 def key_of(model) -> str:
     pk = model._meta.pk
     return pk.attname if isinstance(pk, models.ForeignKey) else pk.name
+
+
+def foreign_keys_to_the_account() -> set:
+    """``(model, field name)`` of every foreign key or one-to-one field to the account, read
+    from every model's own fields (auto-created tables too), not from the export's list."""
+    user = get_user_model()
+    return {
+        (model, field.name)
+        for model in apps.get_models(include_auto_created=True)
+        if not model._meta.proxy
+        for field in model._meta.local_fields
+        if (field.many_to_one or field.one_to_one) and field.related_model is user
+    }
 
 
 def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make_player, make_group):
@@ -28,7 +46,9 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
         result(player, date(2026, 11, 3), hints=2)
         result(player, date(2026, 11, 4), flagged=True)
         result(player, date(2026, 11, 4), practice=True, minutes_later=30)
+        DayHints.objects.create(player=player, date=date(2026, 11, 3), hints=2)
         services.user_token(player)
+    Attempt.objects.filter(player=bob).update(linked_player=alice)  # bob's rows, naming alice
     make_group(alice, bob, name="Alice's harps")
     make_group(bob, alice, name="Bob's harps")
     login = {"username": "alice", "password": PASSWORD}  # a session of alice's, in a browser
@@ -42,6 +62,9 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
     assert data["account"]["username"] == "alice" and data["account"]["id"] == alice.pk
     assert {g["name"]: g["owner"] for g in data["groups"]} == {"Alice's harps": True, "Bob's harps": False}
 
+    found = foreign_keys_to_the_account()
+    assert (DayHints, "player") in found and NOT_THE_PLAYERS <= found
+    assert set(export.relations()) == found - NOT_THE_PLAYERS, "a table naming the player is not exported"
     checked = 0
     for model, name, rows in export.rows_of(alice):
         label = model._meta.label_lower if name in ("player", "user") else f"{model._meta.label_lower}.{name}"
@@ -62,7 +85,12 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
     assert {row["flagged"] for row in submissions} == {True, False}
     assert sum(row["hints"] for row in data["tables"]["leaderboard.attempt"]) == 2
     assert len(data["tables"]["leaderboard.boardentry"]) == 1
-    assert checked >= 3 + 3 + 1 + 1 + 1 + 2 + 1  # attempts, submissions, entry, stats, name, memberships, group
+    assert data["tables"]["leaderboard.dayhints"] == [
+        {"id": DayHints.objects.get(player=alice).pk, "player_id": alice.pk, "date": "2026-11-03", "hints": 2}
+    ]
+    assert "leaderboard.attempt.linked_player" not in data["tables"]
+    # attempts, submissions, entry, stats, name, day hints, memberships, group
+    assert checked >= 3 + 3 + 1 + 1 + 1 + 1 + 2 + 1
 
     text = json.dumps(data)
     assert "bob" not in text.lower().replace("bob's harps", "")
