@@ -692,3 +692,10 @@ LOGGING = {
         "django": {"level": LOG_LEVEL, "propagate": True},
     },
 }
+
+# Beat: a deleted account's erasure from the archived months, queued again while it is pending
+# (leaderboard/history/services/erasure.py).
+CELERY_BEAT_SCHEDULE["requeue-archive-erasures"] = {
+    "task": "leaderboard.tasks.requeue_archive_erasures",
+    "schedule": 3600.0,
+}

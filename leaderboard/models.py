@@ -7,10 +7,11 @@ from .accounts.models import OutgoingMail, UserSession
 from .boards.models import FrozenBoard
 from .groups.models import Group, Membership
 from .play.models import AttemptDraft
-from .record.models import ArchivedMonth, Attempt, BoardEntry, DailyDeal, FlaggedSubmission, Submission
+from .record.models import ArchivedMonth, ArchiveErasure, Attempt, BoardEntry, DailyDeal, FlaggedSubmission, Submission
 from .record.players import DayHints, PlayerStats
 
 __all__ = [
+    "ArchiveErasure",
     "ArchivedMonth",
     "Attempt",
     "AttemptDraft",

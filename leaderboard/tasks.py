@@ -11,7 +11,7 @@ from .accounts import guests, mail, sessions
 from .boards import freeze
 from .boards.services import entries, idle, rebuild
 from .core import days
-from .history.services import partitions
+from .history.services import erasure, partitions
 from .models import Submission
 from .play.services import deal as daily
 from .play.services import drafts, intake, origin, verification
@@ -107,3 +107,20 @@ def send_mail(mail_id: int) -> bool:
 def requeue_unsent_mail() -> int:
     """Beat: queue again the mail a down broker lost or a down mail server refused."""
     return mail.mail_requeue()
+
+
+# A rewrite of every archived month: long, and stopped by its limit only to carry on at the next
+# delivery (beat's requeue_archive_erasures), from the months left.
+@shared_task(
+    name=erasure.ERASE_TASK, ignore_result=True, soft_time_limit=erasure.TIME_LIMIT, time_limit=erasure.TIME_LIMIT + 60
+)
+def erase_from_archives(player_id: int) -> int:
+    """A deleted player's lines out of every archived month (``history.services.erasure``); a
+    repeated delivery changes nothing."""
+    return erasure.archives_erase(player_id)
+
+
+@shared_task(ignore_result=True)
+def requeue_archive_erasures() -> int:
+    """Beat: queue again the archives' erasures a lost message or a killed worker left pending."""
+    return erasure.erasures_requeue()

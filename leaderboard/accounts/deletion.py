@@ -13,6 +13,10 @@
   and loses the link (``copy_of``: null).
 - After the commit, the boards' cached pages that showed the player are deleted from Redis
   (not merely staled), so no copy of the name outlives the account there either.
+- The archived months (``history.services.erasure``) lose the player's lines later, in a task:
+  rewriting every month's file is too slow for the request. The erasure to do is kept, by the
+  account's id alone, in the deletion's transaction, so that it is done even if the task is
+  lost (beat queues it again).
 """
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -27,6 +31,7 @@ from ..core import cache, sql
 from ..core.errors import Invalid
 from ..groups import services as groups
 from ..groups.models import Group, Membership
+from ..history.services import erasure
 from ..record.models import BoardEntry
 from . import authentication, passwords
 from .models import OutgoingMail
@@ -62,6 +67,7 @@ def account_erase(user) -> None:
         for model in (AccessAttempt, AccessFailureLog, AccessLog):
             model.objects.filter(username=username).delete()
         User.objects.get(pk=player_id).delete()  # everything with a foreign key to it cascades
+        erasure.erasure_record(player_id)
         transaction.on_commit(lambda: _boards_forget(boards, player_id))
 
 

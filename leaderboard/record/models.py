@@ -307,6 +307,17 @@ class ArchivedMonth(models.Model):
         return f"{self.month:%Y-%m}"
 
 
+class ArchiveErasure(models.Model):
+    """A deleted account still to be erased from the archived months (``history.services.erasure``).
+    Its id is all it holds (every archive line names its player by id) and the row goes once
+    every month is rewritten: afterwards nothing here identifies the person."""
+
+    #: The deleted account's id (no foreign key: the account is gone).
+    player_id = models.BigIntegerField(primary_key=True)
+    #: When its task was last queued (beat queues it again after ``erasure.REQUEUE_AFTER``).
+    queued_at = models.DateTimeField()
+
+
 class FlaggedSubmission(Submission):
     """The admin's moderation queue (leaderboard.admin.FlaggedSubmissionAdmin): flagged results
     awaiting staff review. A proxy, so that the queue has its own admin page and permissions."""

@@ -90,6 +90,11 @@ def archive_path(month: date, directory: Path | str | None = None) -> Path:
     return Path(directory or settings.ARCHIVE_DIR) / f"easyharp-{month:%Y-%m}.jsonl.gz"
 
 
+def archived_table(table: str, month: date) -> str:
+    """The name a month's detached partition of ``table`` keeps when it is not dropped."""
+    return f"{partitions.partition_name(table, month)}_archived"
+
+
 def month_archive(month: date, *, drop: bool = False, directory: Path | str | None = None) -> ArchivedMonth:
     """Archive a closed month (every day of it final, its boards frozen, nothing of it being
     verified): the file written and checked, then the partitions detached (``drop``: dropped).
@@ -111,7 +116,7 @@ def month_archive(month: date, *, drop: bool = False, directory: Path | str | No
         record = ArchivedMonth.objects.create(
             month=month,
             path=str(path),
-            sha256=_sha256(path),
+            sha256=sha256_of(path),
             submissions=submissions,
             attempts=lines,
             kept=kept,
@@ -235,7 +240,7 @@ def _json_default(value):
     return str(value)  # a uuid
 
 
-def _sha256(path: Path) -> str:
+def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as source:
         for block in iter(lambda: source.read(1 << 20), b""):
@@ -295,7 +300,7 @@ def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
             sql.run(f'DROP TABLE "{name}"')
         else:
             _foreign_keys_drop(name)
-            sql.run(f'ALTER TABLE "{name}" RENAME TO "{name}_archived"')
+            sql.run(f'ALTER TABLE "{name}" RENAME TO "{archived_table(table, month)}"')
     low, high = partitions.month_bounds(month)
     for table, name, holding in (
         (ATTEMPTS, attempts, "kept_attempts"),

@@ -1,6 +1,6 @@
-"""Delete my account: afterwards nothing in PostgreSQL or Redis names or identifies the player,
-the boards (open in Redis, frozen in PostgreSQL) agree with the record, and the other players
-moved up."""
+"""Delete my account: afterwards (and once the archives' erasure has run) nothing in PostgreSQL
+or Redis names or identifies the player, the boards (open in Redis, frozen in PostgreSQL) agree
+with the record, and the other players moved up."""
 
 import json
 from datetime import timedelta
@@ -13,13 +13,14 @@ from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_of
 from rest_framework.test import APIClient
 
 from games import format_code
+from leaderboard import tasks
 from leaderboard.accounts import email as emails
 from leaderboard.boards import freeze, order
 from leaderboard.boards.services import entries
 from leaderboard.core import days
 from leaderboard.groups import services as groups
 from leaderboard.groups.models import Group
-from leaderboard.models import Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission, UserSession
+from leaderboard.models import ArchiveErasure, Attempt, BoardEntry, DailyDeal, FrozenBoard, Submission, UserSession
 
 pytestmark = pytest.mark.django_db
 NUMBER = 4243
@@ -157,6 +158,10 @@ def test_after_deletion_nothing_names_the_player_and_the_boards_are_ranked_again
     assert wrong.status_code == 400 and wrong.json()["error"]["code"] == "wrong_password"
     with django_capture_on_commit_callbacks(execute=True):
         assert client.post("/api/auth/delete/", {"password": PASSWORD}, format="json").status_code == 204
+    # The archives' erasure, left pending by the request, run as the worker runs its task.
+    assert list(ArchiveErasure.objects.values_list("player_id", flat=True)) == [me.pk]
+    tasks.erase_from_archives(me.pk)
+    assert not ArchiveErasure.objects.exists()
 
     # PostgreSQL: no row names the player, by id, name or address.
     columns = user_columns()
