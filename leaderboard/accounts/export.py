@@ -7,8 +7,9 @@ change here. A foreign key on another player's row that merely points at this ac
 (``OTHERS_ROWS``) is not: the row is the other player's. Each row is written field by
 field as the model holds it (a move log as its list of actions, times as their list). Some
 things are left out on purpose: the password's hash, the API tokens' keys and the sessions'
-keys and signed data (secrets, not data about the player: a downloaded file must not be a way
-into the account); a session shows its account and when it expires."""
+keys and signed data, a queued mail's context, which holds its link (secrets, not data about
+the player: a downloaded file must not be a way into the account); a session shows its account
+and when it expires, a mail its address, template and times."""
 
 import datetime
 import decimal
@@ -21,11 +22,11 @@ from rest_framework.authtoken.models import Token
 
 from ..groups.models import Membership
 from ..record.models import Attempt
-from .models import UserSession
+from .models import OutgoingMail, UserSession
 
 User = get_user_model()
 _ACCOUNT_FIELDS = ("id", "username", "email", "date_joined", "last_login", "is_staff", "is_active")
-_SECRET = {(Token, "key"), (UserSession, "session_key"), (UserSession, "session_data")}
+_SECRET = {(Token, "key"), (UserSession, "session_key"), (UserSession, "session_data"), (OutgoingMail, "context")}
 #: Foreign keys to the account on rows of other players: an attempt linked for review to this
 #: account's earlier try from the same device (staff's to see, and the other player's data).
 OTHERS_ROWS = {(Attempt, "linked_player")}

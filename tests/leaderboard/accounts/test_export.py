@@ -13,8 +13,8 @@ from leaderboard_fixtures.service import PASSWORD, _fresh_redis, _tempo_rules_of
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from leaderboard.accounts import export, services
-from leaderboard.models import Attempt, DayHints, UserSession
+from leaderboard.accounts import email, export, services
+from leaderboard.models import Attempt, DayHints, OutgoingMail, UserSession
 
 pytestmark = pytest.mark.django_db
 #: The foreign keys to the account that the export leaves out, and why: the row is another
@@ -48,6 +48,7 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
         result(player, date(2026, 11, 4), practice=True, minutes_later=30)
         DayHints.objects.create(player=player, date=date(2026, 11, 3), hints=2)
         services.user_token(player)
+        email.email_set(player, f"{player.username}@example.org", base_url="http://testserver/")  # queued
     Attempt.objects.filter(player=bob).update(linked_player=alice)  # bob's rows, naming alice
     make_group(alice, bob, name="Alice's harps")
     make_group(bob, alice, name="Bob's harps")
@@ -74,6 +75,8 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
             assert len(exported) == rows.count() == 1 and "key" not in exported[0]
         elif model is UserSession:  # so is a session's, and its signed data: left out
             assert exported == [{"expire_date": session.expire_date.isoformat(), "user_id": alice.pk}]
+        elif model is OutgoingMail:  # a mail's context holds its link, a secret: left out
+            assert [row["to"] for row in exported] == ["alice@example.org"] and "context" not in exported[0]
         else:
             assert {str(row[key_of(model)]) for row in exported} == {
                 str(pk) for pk in rows.values_list("pk", flat=True)
@@ -97,6 +100,7 @@ def test_the_export_holds_every_row_of_the_players_and_none_of_anyone_elses(make
     assert bob.password not in text and alice.password not in text
     assert services.user_token(alice) not in text  # the token's key is a secret, not data
     assert session.session_key not in text and session.session_data not in text
+    assert OutgoingMail.objects.get(user=alice).context["link"] not in text
 
 
 def test_the_export_is_for_the_signed_in_only():
