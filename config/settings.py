@@ -361,6 +361,8 @@ CELERY_BEAT_SCHEDULE = {
     "forget-origins": {"task": "leaderboard.tasks.forget_origins", "schedule": 86400.0},
     "forget-expired-sessions": {"task": "leaderboard.tasks.forget_expired_sessions", "schedule": 86400.0},
     "requeue-unsent-mail": {"task": "leaderboard.tasks.requeue_unsent_mail", "schedule": 60.0},
+    # A deleted account's erasure from the archived months, while pending (history/services/erasure.py).
+    "requeue-archive-erasures": {"task": "leaderboard.tasks.requeue_archive_erasures", "schedule": 3600.0},
 }
 
 # --------------------------------------------------------------------------------------
@@ -529,7 +531,7 @@ OTP_WEBAUTHN_ALLOWED_ORIGINS = env_list(
 )
 OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = True
 # Staff's second factor: the admin opens only to a session that used a passkey too
-# (leaderboard/admin.py). Off by default: a staff account first adds a passkey in its settings.
+# (leaderboard/accounts/admin.py). Off by default: a staff account first adds a passkey in its settings.
 ADMIN_SECOND_FACTOR = env_bool("ADMIN_SECOND_FACTOR", False)
 
 SPECTACULAR_SETTINGS = {
@@ -691,11 +693,4 @@ LOGGING = {
         # runserver's request log ("django.server") keeps its own handler.
         "django": {"level": LOG_LEVEL, "propagate": True},
     },
-}
-
-# Beat: a deleted account's erasure from the archived months, queued again while it is pending
-# (leaderboard/history/services/erasure.py).
-CELERY_BEAT_SCHEDULE["requeue-archive-erasures"] = {
-    "task": "leaderboard.tasks.requeue_archive_erasures",
-    "schedule": 3600.0,
 }

@@ -5,12 +5,9 @@ Every action changes the record, so each needs the change permission: a staff me
 may only view never runs one (Django offers an action without ``permissions`` to anyone
 who can see the list)."""
 
-from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
@@ -25,7 +22,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from .accounts.authentication import forget_users
+from .accounts import admin as accounts_admin  # noqa: F401 (registers the players' admin, the admin's log-in)
 from .play import staff_words, tempo
 from .play.services import moderation, origin, verification
 from .record.models import Attempt, BoardEntry, DailyDeal, FlaggedSubmission, Submission
@@ -295,50 +292,3 @@ class BoardEntryAdmin(admin.ModelAdmin):
 class PlayerStatsAdmin(admin.ModelAdmin):
     list_display = ("player", "daily_wins", "best_streak", "last_streak", "last_win_date")
     search_fields = ("player__username",)
-
-
-admin.site.unregister(User)
-
-
-@admin.register(User)
-class PlayerAdmin(UserAdmin):
-    """Disabling an account: untick "active" (the player can no longer log in)."""
-
-    list_display = ("username", "is_active", "is_staff", "date_joined", "last_login")
-    actions = ("disable",)
-
-    @admin.action(description=_("Disable the selected accounts"), permissions=["change"])
-    def disable(self, request, queryset):
-        disabled = list(queryset.values_list("pk", flat=True))
-        queryset.update(is_active=False)
-        forget_users(disabled)  # an update sends no signal: their tokens stop working now
-
-
-# -- the admin's own log-in -------------------------------------------------------------------
-#: Marks a session made by a log-in other than the admin's form (the API's, which the pages'
-#: form posts to): such a session opens the admin only after the admin's own log-in, so the
-#: admin's door keeps its checks whatever another door lets through.
-OTHER_LOGIN_SESSION_KEY = "logged_in_elsewhere"
-_staff_may_enter = admin.site.has_permission
-
-
-def _mark_session(sender, request, user, **kwargs):
-    if request is None or not getattr(request, "path", ""):
-        return  # not an HTTP request (a test client's force_login, a shell)
-    if request.path == reverse("admin:login"):
-        request.session.pop(OTHER_LOGIN_SESSION_KEY, None)
-    else:
-        request.session[OTHER_LOGIN_SESSION_KEY] = True
-
-
-def _has_permission(request) -> bool:
-    """Staff, logged in by the admin's own form, and with ADMIN_SECOND_FACTOR a passkey used in
-    this session too (django-otp's ``is_verified``: the admin's log-in page offers it)."""
-    if not _staff_may_enter(request) or request.session.get(OTHER_LOGIN_SESSION_KEY, False):
-        return False
-    return not settings.ADMIN_SECOND_FACTOR or request.user.is_verified()
-
-
-user_logged_in.connect(_mark_session, dispatch_uid="admin-session-mark")
-admin.site.has_permission = _has_permission
-admin.site.login_template = "admin/leaderboard/login.html"

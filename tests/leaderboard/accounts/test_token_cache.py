@@ -13,8 +13,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leaderboard.accounts import services as accounts
+from leaderboard.accounts.admin import PlayerAdmin
 from leaderboard.accounts.authentication import _cache_key
-from leaderboard.admin import PlayerAdmin
 from leaderboard.models import Attempt
 
 pytestmark = pytest.mark.django_db
