@@ -169,3 +169,12 @@ def test_deleting_an_account_deletes_its_unsent_mail():
     APIClient().post("/api/auth/password/forgot/", {"email": "alice@example.org"}, format="json")
     deletion.account_erase(alice)
     assert list(OutgoingMail.objects.values_list("to", flat=True)) == ["bob@example.org"]
+
+
+def test_a_reset_mail_is_in_the_language_of_the_request_that_asked_for_it():
+    alice = signed_up("alice")
+    alice.email = "alice@example.org"
+    alice.save(update_fields=["email"])
+    APIClient(HTTP_ACCEPT_LANGUAGE="de").post("/api/auth/password/forgot/", {"email": alice.email}, format="json")
+    (message,) = delivered()  # rendered by the worker's part, in no request's language
+    assert message.subject == "Ein neues Passwort für Easy Harp Daily" and "Jemand hat" in message.body
