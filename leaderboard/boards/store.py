@@ -3,8 +3,9 @@
 
 - ``FrozenSource``: a closed day frozen in PostgreSQL (``freeze``), read by its final ranks;
 - ``IndexSource``: any other board, read from its Redis index (rows it lacks from PostgreSQL,
-  stored back for the next reader). ``store_for`` prepares the index first: a lost index is
-  rebuilt now for a small board, or queued for a big one (``rebuild.index_prepare``);
+  stored back for the next reader). A read that finds the index not whole prepares it, then
+  reads again: a lost index is rebuilt now for a small board, or queued for a big one
+  (``rebuild.index_prepare``);
 - ``RecordSource``: where the index is not whole or Redis is away, PostgreSQL by the board's
   order, for a small board only: a big board's readers get a 503 until its index is rebuilt.
 
@@ -36,6 +37,7 @@ Rows = Sequence[bytes | None]
 BOARD_ORDER = ("rank_key", "submitted_at", "submission_id")
 
 _NO_INDEX = object()
+_NOT_READY = object()
 _ENTRIES = BoardEntry._meta.db_table
 # PostgreSQL: the given players' entries with their 0-based ranks, from one ranking pass over
 # the board (small boards only).
@@ -153,11 +155,21 @@ class IndexSource:
         (``entries.boards_mirror``)."""
 
     def _read(self, read):
-        """``read(ranks)`` on the index, or ``_NO_INDEX`` when it is not whole or Redis fails."""
+        """``read(ranks)`` on the index, or ``_NO_INDEX`` when it is not whole or Redis fails.
+        The index is prepared only when a read finds it not whole (each script checks its ready
+        mark: ``index.NotReady``), then read once more: a whole index, the usual case, costs the
+        read's one round trip, not an ``EXISTS`` before it too."""
+        found = self._read_once(read)
+        if found is _NOT_READY:
+            rebuild.index_prepare(self.board)
+            found = self._read_once(read)
+        return _NO_INDEX if found is _NOT_READY else found
+
+    def _read_once(self, read):
         try:
             return read(index.board_index())
         except index.NotReady:
-            return _NO_INDEX
+            return _NOT_READY
         except Exception:
             log.warning("ranking index unavailable for %s", self.board, exc_info=True)
             return _NO_INDEX
@@ -207,11 +219,10 @@ class IndexSource:
 
 def store_for(board: str) -> FrozenSource | IndexSource:
     """The source of ``board``'s reads: frozen (no query unless it is a final day's), else its
-    Redis index, prepared (one round trip when it is whole)."""
+    Redis index, prepared by the first read that finds it not whole (``IndexSource._read``)."""
     size = freeze.frozen_size(board)
     if size is not None:
         return FrozenSource(board, size)
-    rebuild.index_prepare(board)
     return IndexSource(board)
 
 

@@ -16,7 +16,7 @@ from ...core import cache, days, sql
 from ...record.models import BoardEntry, Submission, on_boards_sql
 from .. import index, order, rows, store
 from . import stats
-from .rebuild import board_rebuild
+from .rebuild import board_rebuild, index_prepare
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +182,10 @@ def _entries_of(player_id: int, boards: list[str]):
 
 
 def index_ensure(board: str) -> None:
-    """Prepare ``board``'s store for reading, as ``store.store_for`` does before every read (kept
-    for callers outside the app: the benchmarks)."""
-    store.store_for(board)
+    """Prepare ``board``'s index for reading, as a read of it does when it finds it not whole
+    (kept for callers outside the app: the benchmarks). Nothing for a frozen day."""
+    if store.stores_to_mirror([board])[board].indexed:
+        index_prepare(board)
 
 
 def boards_reconcile(recent=None) -> list[str]:

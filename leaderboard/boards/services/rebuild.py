@@ -1,6 +1,6 @@
 """A board's Redis index rebuilt from the record (``BoardEntry``) when Redis lost it: now, inside
 the read that finds it missing, for a small board; by a task for a big one. The board's store
-(``store.store_for``) prepares the index before each read.
+(``store.IndexSource``) prepares the index when a read finds it not whole.
 
 The rebuild of a big board is queued by the task's name (``REBUILD_TASK``), not by importing
 ``leaderboard.tasks``: tasks import the services, never the other way round.
@@ -53,8 +53,8 @@ def board_rebuild_claimed(board: str) -> int:
 
 
 def index_prepare(board: str) -> None:
-    """Prepare a board's Redis index for its readers (``store.store_for`` calls this before a
-    read): when it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small
+    """Prepare a board's Redis index for its readers (``store.IndexSource`` calls this when a
+    read finds the index not whole): when it is not whole (Redis lost it), rebuild it from PostgreSQL now for a small
     board, or queue the rebuild for a big one (``BIG_BOARD_ENTRIES``; its readers get a 503
     until then). Nothing when another process is rebuilding it, or Redis is away: readers then
     rank from PostgreSQL where they may. One round trip when the index is whole."""
