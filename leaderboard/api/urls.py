@@ -4,7 +4,17 @@ from .errors import api_not_found
 from .views import account_settings as settings_views
 from .views import accounts, boards, drafts, guests, play
 
+board_patterns = [
+    path("daily/", boards.DailyBoardTodayView.as_view(), name="board-daily-today"),
+    path("daily/<str:day>/", boards.DailyBoardView.as_view(), name="board-daily"),
+    path("daily/<str:day>/histogram/", boards.DailyHistogramView.as_view(), name="board-daily-histogram"),
+    path("deals/<str:deal>/", boards.DealBoardView.as_view(), name="board-deal"),
+    path("players/", boards.PlayersBoardView.as_view(), name="board-players"),
+]
+
 urlpatterns = [
+    # First: the boards, polled by every open board page (the most frequent requests).
+    path("leaderboards/", include(board_patterns)),
     path("auth/signup/", accounts.SignupView.as_view(), name="signup"),
     path("auth/login/", accounts.LoginView.as_view(), name="login"),
     path("auth/logout/", accounts.LogoutView.as_view(), name="logout"),
@@ -27,11 +37,6 @@ urlpatterns = [
     path("attempts/<uuid:attempt_id>/draft", drafts.DraftView.as_view(), name="draft"),
     path("hints/", play.HintView.as_view(), name="hint"),
     path("submissions/<int:submission_id>/", play.SubmissionView.as_view(), name="submission"),
-    path("leaderboards/daily/", boards.DailyBoardTodayView.as_view(), name="board-daily-today"),
-    path("leaderboards/daily/<str:day>/", boards.DailyBoardView.as_view(), name="board-daily"),
-    path("leaderboards/daily/<str:day>/histogram/", boards.DailyHistogramView.as_view(), name="board-daily-histogram"),
-    path("leaderboards/deals/<str:deal>/", boards.DealBoardView.as_view(), name="board-deal"),
-    path("leaderboards/players/", boards.PlayersBoardView.as_view(), name="board-players"),
     path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
     path("calendar/", boards.CalendarThisMonthView.as_view(), name="calendar-this-month"),
     path("calendar/<str:month>/", boards.CalendarView.as_view(), name="calendar"),
