@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.db import router, transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
@@ -79,6 +79,35 @@ def _lookup(key: str) -> tuple | None:
         [key],
     )
     return tuple(rows[0]) if rows else None
+
+
+def _request_token(request) -> str | None:
+    """The key of the request's ``Authorization: Token <key>`` header, read as DRF's
+    ``TokenAuthentication`` reads it; None when there is none, or one it would refuse."""
+    parts = get_authorization_header(request).split()
+    if len(parts) != 2 or parts[0].lower() != CachedTokenAuthentication.keyword.lower().encode():
+        return None
+    try:
+        return parts[1].decode()
+    except UnicodeError:
+        return None
+
+
+def held_token_keys(request) -> list[str]:
+    """The cache key of the request's token lookup (none when it carries no token that the
+    cache may hold), for a view that reads it with keys of its own in one round trip."""
+    key = _request_token(request)
+    return [_cache_key(key)] if key is not None and _cacheable(key) else []
+
+
+def held_player(request, held: dict) -> int | None:
+    """The id of the account of the request's token from ``held`` (the values of
+    ``held_token_keys``, read already): the account ``CachedTokenAuthentication`` would
+    authenticate. None when the lookup is not held (not cached: only the authentication may
+    look it up, and answer its errors). A cached lookup is an active account's (see above)."""
+    key = _request_token(request)
+    values = held.get(_cache_key(key)) if key is not None and _cacheable(key) else None
+    return None if values is None else values[USER_FIELDS.index("id")]
 
 
 def forget_tokens(token_keys) -> None:

@@ -137,21 +137,30 @@ def cached_at(board: str, part: str, compute, *, last_rank: int | None = None, h
     (a top page served after changes below it shows older ones than the board's; its ETag says
     so, ``boards.live``). ``held``: the values of ``part_keys`` already read (a missing key's
     None), so that a page whose tag the view read costs no second round trip."""
-    top = last_rank is not None and last_rank <= TOP_RANKS
-    version_key, top_key, key = keys = part_keys(board, part)
-    if held is not None and all(name in held for name in keys):
-        found = {name: held[name] for name in keys if held[name] is not None}
-    else:
-        found = cache.get_many(keys)
-    version, top_version = found.get(version_key, 0), found.get(top_key, 0)
-    stored = found.get(key)
-    now = time.time()
+    keys = part_keys(board, part)
+    if held is None or not all(name in held for name in keys):
+        held = cache.get_many(keys)
+    found = current_at(board, part, held, last_rank=last_rank)
+    if found is not None:
+        return found
+    version, top_version = held.get(keys[0]) or 0, held.get(keys[1]) or 0
+    value = compute()
+    cache.set(keys[2], (version, top_version, time.time(), value), PAGE_SECONDS)
+    return value, version, top_version
+
+
+def current_at(board: str, part: str, held: dict, *, last_rank: int | None = None) -> tuple | None:
+    """``cached_at``'s answer from ``held`` (the values of ``part_keys``, read already; a key
+    left out or None: missing) when the value stored there is still current; None when it
+    would be computed."""
+    version_key, top_key, key = part_keys(board, part)
+    version, top_version = held.get(version_key) or 0, held.get(top_key) or 0
+    stored = held.get(key)
     if isinstance(stored, tuple) and len(stored) == 4:
         stored_version, stored_top, computed_at, value = stored
+        top = last_rank is not None and last_rank <= TOP_RANKS
         if stored_version == version or (
-            top and stored_top == top_version and 0 <= now - computed_at < COUNT_LAG_SECONDS
+            top and stored_top == top_version and 0 <= time.time() - computed_at < COUNT_LAG_SECONDS
         ):
             return value, stored_version, stored_top
-    value = compute()
-    cache.set(key, (version, top_version, now, value), PAGE_SECONDS)
-    return value, version, top_version
+    return None

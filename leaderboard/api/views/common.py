@@ -1,10 +1,14 @@
 """What every API view shares: the error answers and page parameters of the schema, and
 ``LiveView``, the board read that pages poll with its ETag."""
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.http import HttpResponse
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework.renderers import JSONRenderer
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from ...core.rendering import JSONBytesResponse
@@ -25,6 +29,19 @@ PAGE_PARAMS = [
 ]
 #: A board read polled with its ETag (``LiveView``).
 NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the If-None-Match tag still holds")}
+# Accept headers for which DRF's negotiation picks the JSON renderer with no indent (an absent
+# header reads as */*; the pages' fetches send application/json).
+_STORED_ACCEPT = frozenset({"*/*", "application/json"})
+
+
+class Fast(NamedTuple):
+    """An answer that ``LiveView.live_fast`` gives without DRF."""
+
+    body: bytes
+    #: The board's (version, top version) of a cached page (``LiveView.live_answer``).
+    shown: tuple[int, int] | None
+    #: A token authenticated the caller (else DRF's session authentication would have run).
+    by_token: bool = False
 
 
 class LiveView(APIView):
@@ -32,7 +49,11 @@ class LiveView(APIView):
     whose If-None-Match still holds is answered 304 here, before DRF authenticates anyone or
     the view reads anything: one Redis round trip, no SQL. The versions are read before the
     rows, so the tag of a 200 is never newer than its rows; the same round trip reads the
-    cached answer (``live_keys``), so a cached top page costs no other."""
+    cached answer (``live_keys``), so a cached top page costs no other.
+
+    An answer that the view can give from that round trip (``live_fast``: a current cached
+    page, say) to a request that DRF would answer with its JSON as stored is sent here too,
+    with the headers DRF's answer has; everything else (errors included) goes DRF's way."""
 
     live_read: tuple[live.Scope, live.Versions] | None = None  # the answer's tag: what was read
     live_held: dict | None = None  # the values of ``live_keys`` read with the versions
@@ -47,6 +68,11 @@ class LiveView(APIView):
         None when the URL names none (the view then answers its error)."""
         raise NotImplementedError
 
+    def live_fast(self, request, scope: live.Scope, held: dict) -> Fast | None:
+        """The answer to give without DRF, from ``held`` (the values of ``live_keys``), when
+        it is the one DRF's way would give: a 200 of JSON bytes. None (the default): DRF's way."""
+        return None
+
     def dispatch(self, request, *args, **kwargs):
         self.live_read = self.live_held = None
         found = self.live_board(request, **kwargs) if request.method == "GET" else None
@@ -58,12 +84,39 @@ class LiveView(APIView):
                 if tag:
                     return live.not_modified(tag, scope)
                 self.live_read, self.live_held = (scope, current), held
+                fast = self.live_fast(request, scope, held) if self._renders_as_stored(request) else None
+                if fast is not None:
+                    return self._fast_answer(fast)
         return super().dispatch(request, *args, **kwargs)
+
+    def _renders_as_stored(self, request) -> bool:
+        """DRF's content negotiation would pick the JSON renderer without an indent (the
+        answer is then the stored bytes, ``JSONBytesResponse``): no ``format`` parameter and
+        an Accept header that asks for nothing else."""
+        return (
+            self.renderer_classes[0] is JSONRenderer
+            and request.META.get("HTTP_ACCEPT", "*/*") in _STORED_ACCEPT
+            and api_settings.URL_FORMAT_OVERRIDE not in request.GET
+        )
+
+    def _fast_answer(self, fast: Fast) -> HttpResponse:
+        """``fast`` with the headers DRF's ``finalize_response`` and its renderer would give it,
+        and ``Vary: Cookie`` unless a token authenticated the caller (DRF's session
+        authentication, tried then, reads the session: Django's session middleware says so)."""
+        response = self._tag(HttpResponse(fast.body, content_type=JSONRenderer.media_type), fast.shown)
+        headers = self.default_response_headers
+        vary = [headers.pop("Vary")] if "Vary" in headers else []
+        patch_vary_headers(response, vary if fast.by_token else [*vary, "Cookie"])
+        for key, value in headers.items():
+            response[key] = value
+        return response
 
     def live_answer(self, body: bytes, shown: tuple[int, int] | None = None) -> JSONBytesResponse:
         """The JSON answer, tagged with the versions read before it, or with the board's
         (version, top version) that a cached page ``shown`` (``reads.board_page_at``)."""
-        response = JSONBytesResponse(body)
+        return self._tag(JSONBytesResponse(body), shown)
+
+    def _tag(self, response, shown: tuple[int, int] | None):
         if self.live_read is None:
             return response
         scope, current = self.live_read

@@ -67,9 +67,24 @@ def board_page_at(
     return body, (version, top)
 
 
+def top_page_held(board: str, page: int, page_size: int, held: dict) -> tuple[bytes, tuple[int, int]] | None:
+    """``board_page_at`` of a top page from ``held`` (the values of ``top_page_keys``, read
+    already) when its cached copy is current; None when it would be computed (or is no top
+    page)."""
+    if page * page_size > cache.TOP_RANKS:
+        return None
+    found = cache.current_at(board, _part(page, page_size), held, last_rank=page * page_size)
+    return None if found is None else (found[0], found[1:])
+
+
 def board_around(board: str, player, radius: int) -> bytes:
     """The caller's own rank and the rows ``radius`` above and below it, as the API's JSON."""
-    rank, offset, shown, total = store_for(board).around(player.pk, radius)
+    return board_around_of(board, player.pk, radius)
+
+
+def board_around_of(board: str, player_id: int, radius: int) -> bytes:
+    """``board_around`` of the player of id ``player_id``."""
+    rank, offset, shown, total = store_for(board).around(player_id, radius)
     head = {"board": board, "count": total, "me": None if rank is None else rank + 1}
     return rows.page_json(head, offset + 1, shown if rank is not None else [])
 

@@ -1,0 +1,132 @@
+"""Board reads answered before DRF (``LiveView.live_fast``): a cached top page to a caller with
+no Authorization header, and ``around=me`` to a token whose lookup is cached. Each is the answer
+DRF's way gives (the same bytes, headers and tag), read with no SQL; anything else (errors, other
+renderings, tokens not cached, sessions) still goes DRF's way."""
+
+import functools
+import time
+
+import pytest
+from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
+from rest_framework.test import APIClient
+
+from leaderboard.accounts import services as accounts
+from leaderboard.api import live
+from leaderboard.api.views import boards
+
+pytestmark = pytest.mark.django_db
+TOP = "/api/leaderboards/daily/?page=1&page_size=25"
+AROUND = "/api/leaderboards/daily/?around=me&page_size=5"
+
+
+@pytest.fixture
+def day(make_player, play, today_deal, won_game, monkeypatch):
+    """Two results on today's board, its index built and its first page cached; tags issued at
+    one fixed second, so that two answers' tags compare equal."""
+    code = daily_code(today_deal)
+    ann, bob = make_player("ann"), make_player("bob")
+    play(ann, code, won_game["actions"], minutes=30)
+    play(bob, code, won_game["actions"], minutes=10)
+    monkeypatch.setattr(live, "etag", functools.partial(live.etag, issued=time.time()))
+    for _ in range(2):  # the first read builds the index (its versions move), the second caches the page
+        assert APIClient().get(TOP).status_code == 200
+    return {"ann": ann, "bob": bob}
+
+
+@pytest.fixture
+def without_drf(monkeypatch):
+    """DRF's per-request work (content negotiation, authentication, ...) made to fail."""
+
+    def initial(*args, **kwargs):
+        raise AssertionError("answered DRF's way")
+
+    monkeypatch.setattr(boards.BoardView, "initial", initial)
+
+
+def token(player) -> str:
+    return f"Token {accounts.user_token(player)}"
+
+
+def drf_way(monkeypatch) -> None:
+    monkeypatch.undo()  # DRF's work back, the fixed tags' second too
+    monkeypatch.setattr(boards.BoardView, "live_fast", lambda *args: None)
+
+
+def same_answer(fast, slow) -> None:
+    assert (fast.status_code, fast.content) == (slow.status_code, slow.content)
+    shown = {name: value for name, value in fast.items() if name not in ("X-Request-ID", "Vary")}
+    assert shown == {name: value for name, value in slow.items() if name not in ("X-Request-ID", "Vary")}
+    # The same names in Vary (Cookie is named by the view here, by the session middleware there).
+    vary = [{part.strip() for part in answer["Vary"].split(",")} for answer in (fast, slow)]
+    assert vary[0] == vary[1]
+
+
+@pytest.mark.parametrize("headers", [{}, {"HTTP_ACCEPT": "application/json"}, {"HTTP_ACCEPT_LANGUAGE": "pl"}])
+def test_a_cached_top_page_is_the_answer_drf_gives_with_no_sql(
+    day, without_drf, monkeypatch, django_assert_num_queries, headers
+):
+    with django_assert_num_queries(0):
+        fast = APIClient().get(TOP, **headers)
+    issued = live.etag.keywords["issued"]
+    drf_way(monkeypatch)
+    monkeypatch.setattr(live, "etag", functools.partial(live.etag, issued=issued))
+    slow = APIClient().get(TOP, **headers)
+    same_answer(fast, slow)
+    assert [row["player"] for row in fast.json()["results"]] == ["bob", "ann"]
+    assert "Cookie" in fast["Vary"] and fast["Content-Type"] == "application/json"
+
+
+def test_a_cached_top_page_to_a_browser_reads_no_session_and_polls_as_before(
+    day, without_drf, django_assert_num_queries
+):
+    browser = APIClient()
+    browser.force_login(day["ann"])
+    with django_assert_num_queries(0):  # DRF's way would read the session from PostgreSQL
+        first = browser.get(TOP)
+    assert first.status_code == 200 and "sessionid" not in first.cookies
+    assert browser.get(TOP, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_around_me_by_a_cached_token_is_the_answer_drf_gives_with_no_sql(day, monkeypatch, django_assert_num_queries):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=token(day["ann"]))
+    assert client.get(AROUND).status_code == 200  # the token's lookup is cached now
+    issued = live.etag.keywords["issued"]
+    monkeypatch.setattr(boards.BoardView, "initial", lambda *args: pytest.fail("answered DRF's way"))
+    with django_assert_num_queries(0):
+        fast = client.get(AROUND)
+    assert fast.json()["me"] == 2 and fast["Cache-Control"] == "private, no-cache"
+    assert "Cookie" not in fast["Vary"]
+    drf_way(monkeypatch)
+    monkeypatch.setattr(live, "etag", functools.partial(live.etag, issued=issued))
+    same_answer(fast, client.get(AROUND))
+    assert client.get(AROUND, HTTP_IF_NONE_MATCH=fast["ETag"]).status_code == 304
+
+
+def test_what_the_fast_way_cannot_answer_goes_drfs_way(day):
+    anonymous = APIClient()
+    indented = anonymous.get(TOP, HTTP_ACCEPT="application/json; indent=2")
+    assert indented.status_code == 200 and indented.content.startswith(b"{\n  ")
+    assert anonymous.get(f"{TOP}&format=json").json() == anonymous.get(TOP).json()
+    bad = APIClient()
+    bad.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert bad.get(TOP).status_code == 401  # a top page still authenticates a token it is given
+    assert bad.get(AROUND).status_code == 401
+    assert anonymous.get("/api/leaderboards/daily/?page=0&page_size=25").status_code == 400
+    assert anonymous.get("/api/leaderboards/daily/?page=1&page_size=9999").status_code == 400
+
+
+def test_an_error_on_a_board_is_in_the_readers_language(day):
+    refused = APIClient().get(AROUND, HTTP_ACCEPT_LANGUAGE="pl")
+    assert refused.status_code == 401
+    assert refused.json()["error"]["message"] == "Zaloguj się, by zobaczyć swoje miejsce."
+    wrong = APIClient().get("/api/leaderboards/daily/?around=you", HTTP_ACCEPT_LANGUAGE="pl")
+    assert wrong.status_code == 400 and wrong.json()["error"]["message"] == "around przyjmuje tylko wartość 'me'."
+
+
+def test_a_session_without_its_csrf_token_is_still_refused_a_post(day):
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(day["ann"])
+    assert browser.get(TOP).status_code == 200
+    refused = browser.post("/api/attempts/", {"mode": "daily"}, format="json")
+    assert refused.status_code == 403
