@@ -271,7 +271,8 @@ def _fingerprint(month: date) -> tuple:
 
 def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
     """In the caller's transaction: the month's partitions detached (dropped, or kept as
-    ``..._archived`` without their foreign keys), new ones made in their place holding the
+    ``..._archived`` without their foreign keys, and their attempts without the fair-play
+    hashes, which are kept ORIGIN_KEEP_DAYS at most), new ones made in their place holding the
     month's board entries' results without their logs, and those results' attempts. The
     results kept."""
     attempts, submission_part = (
@@ -301,6 +302,11 @@ def _detach(month: date, fingerprint: tuple, drop: bool) -> int:
         else:
             _foreign_keys_drop(name)
             sql.run(f'ALTER TABLE "{name}" RENAME TO "{archived_table(table, month)}"')
+    if not drop:  # beat's origins_forget reaches only the live partitions: the hashes go now
+        sql.run(
+            f'UPDATE "{archived_table(ATTEMPTS, month)}" SET "address_hash" = NULL, "device_hash" = NULL '
+            'WHERE "address_hash" IS NOT NULL OR "device_hash" IS NOT NULL'
+        )
     low, high = partitions.month_bounds(month)
     for table, name, holding in (
         (ATTEMPTS, attempts, "kept_attempts"),

@@ -127,6 +127,16 @@ def test_drop_removes_the_detached_partitions(month, month_played, tmp_path):
         assert name in partitions.partitions(table)  # the new one, with the results kept
 
 
+def test_the_kept_tables_hold_no_fair_play_hashes(month, month_played, tmp_path):
+    Attempt.objects.update(address_hash="a" * 32, device_hash="d" * 32)
+    month_archive(month, directory=tmp_path)
+    kept = f"{partitions.partition_name(partitions.ATTEMPTS, month)}_archived"
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT count(*), count("address_hash"), count("device_hash") FROM "{kept}"')
+        attempts, addresses, devices = cursor.fetchone()
+    assert attempts == 5 and addresses == devices == 0
+
+
 def test_an_open_month_or_unfrozen_days_are_refused(month, make_player, tmp_path, won_games):
     with pytest.raises(CommandError, match="is not closed"):
         call_command("archive_month", f"{partitions.month_of(days.today()):%Y-%m}", "--dir", str(tmp_path))
