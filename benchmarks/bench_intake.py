@@ -12,8 +12,9 @@ throttles are set high for the server (one client, many players).
 Runs: closed-loop (8 connections: the most it takes) and paced at the target (250/s, 32
 connections each pausing after an answer), first with no Celery
 worker running (intake alone: verification waits in the broker), then, in the full mode,
-with the worker running beside it on the same two cores. After each run: every 202 is a row
-in PostgreSQL and (without a worker) exactly one message in the broker queue.
+with the worker running beside it on the same two cores. The target (250/s, p95 < 50 ms) is
+intake's alone; the runs beside the worker are information (``_verdict``). After each run:
+every 202 is a row in PostgreSQL and (without a worker) exactly one message in the broker queue.
 
     .venv/bin/python benchmarks/bench_intake.py --quick    # 8 s runs
     .venv/bin/python benchmarks/bench_intake.py            # 20 s runs, plus runs with the worker
@@ -45,6 +46,17 @@ request = function()
                     {{["Authorization"] = "Token " .. p[1], ["Content-Type"] = "application/json"}}, p[3])
 end
 """
+
+
+def _verdict(mode: str, r: dict) -> str:
+    """The target is intake's alone. Beside the worker, the two share two cores: 250 accepted a
+    second would also be 250 verified, two and a half times what bench_pipeline.py targets, so
+    those runs are information (how the two load each other), not a target."""
+    if mode != "alone":
+        r["met"] = None
+        return "information (shares the cores with the worker: no target)"
+    r["met"] = r["rps"] >= TARGET_RPS and r["p95_ms"] < TARGET_P95_MS and r["errors"] == 0
+    return f"target >= {TARGET_RPS}/s, p95 < {TARGET_P95_MS} ms: {'met' if r['met'] else 'MISSED'}"
 
 
 def main() -> None:
@@ -134,15 +146,10 @@ def main() -> None:
             r["rows_stored"] = rows
             if worker is None:
                 r["messages_queued"] = client.llen("celery") - queue_before
-            r["met"] = r["rps"] >= TARGET_RPS and r["p95_ms"] < TARGET_P95_MS and r["errors"] == 0
             r["loadavg"] = _stack.loadavg()
             label = f"intake {mode} {'paced' if rate else 'max'}"
             results[label] = r
-            print(
-                f"{label:28s} {_stack.fmt_wrk(r)}  target >= {TARGET_RPS}/s, p95 < {TARGET_P95_MS} ms: "
-                f"{'met' if r['met'] else 'MISSED'}",
-                flush=True,
-            )
+            print(f"{label:28s} {_stack.fmt_wrk(r)}  {_verdict(mode, r)}", flush=True)
             print(
                 f"{'':28s} stored {rows} rows for {r['requests']} answers"
                 + (f", {r['messages_queued']} queued" if worker is None else "")
