@@ -11,6 +11,7 @@ signed data (``django.contrib.sessions.SessionStore``), so the rows copied from 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import CreateError, UpdateError
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError
 from django.utils import timezone
 from psycopg.errors import ForeignKeyViolation
@@ -70,6 +71,10 @@ def _account_gone(error: CreateError | IntegrityError) -> bool:
 def sessions_forget_expired() -> int:
     """Delete the sessions whose expiry has passed (beat, daily): Django deletes an expired
     session only when its browser comes back, and its clearsessions is a command nobody runs.
-    How many went."""
-    deleted, _ = UserSession.objects.filter(expire_date__lt=timezone.now()).delete()
+    Django's own table goes the same way: the rows migration 0018 copied stay there for a
+    rollback while they live, and then they go, so a deleted account's copy outlives it by
+    SESSION_COOKIE_AGE at most. How many went (this engine's rows)."""
+    now = timezone.now()
+    Session.objects.filter(expire_date__lt=now).delete()
+    deleted, _ = UserSession.objects.filter(expire_date__lt=now).delete()
     return deleted

@@ -10,6 +10,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.base import UpdateError
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
@@ -196,3 +197,16 @@ def test_beat_forgets_the_expired_sessions_and_keeps_the_live_ones():
     assert tasks.forget_expired_sessions() == 1
     assert set(UserSession.objects.values_list("session_key", flat=True)) == {live, visitor}
     assert tasks.forget_expired_sessions() == 0
+
+
+def test_beat_empties_djangos_old_table_as_its_copied_rows_expire():
+    ada = User.objects.create_user("ada", password=PASSWORD)
+    old = DjangoStore()
+    old[SESSION_KEY] = str(ada.pk)
+    old.create()  # a row of Django's table, as migration 0018 found it
+    stale = DjangoStore()
+    stale[SESSION_KEY] = str(ada.pk)
+    stale.create()
+    Session.objects.filter(session_key=stale.session_key).update(expire_date=timezone.now() - timedelta(seconds=1))
+    tasks.forget_expired_sessions()
+    assert list(Session.objects.values_list("session_key", flat=True)) == [old.session_key]
