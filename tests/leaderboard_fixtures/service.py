@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from django.test import Client
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 from rest_framework.test import APIClient
@@ -99,6 +100,17 @@ def make_player(db):
         return accounts.user_signup(username=name, password=PASSWORD)
 
     return make
+
+
+@pytest.fixture
+def staff_client(make_player):
+    """A browser logged in as a superuser (the Django admin's staff)."""
+    staff = make_player("staff")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    return client
 
 
 @pytest.fixture

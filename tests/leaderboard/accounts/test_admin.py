@@ -12,16 +12,6 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-@pytest.fixture
-def staff_client(make_player):
-    staff = make_player("staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
-    client = Client()
-    client.force_login(staff)
-    return client
-
-
 def ranked(client) -> list[str]:
     return [row["player"] for row in client.get("/api/leaderboards/daily/").json()["results"]]
 

@@ -13,16 +13,6 @@ from leaderboard.models import Submission
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(make_player):
-    staff = make_player("staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
-    client = Client()
-    client.force_login(staff)
-    return client
-
-
 def run_action(client, model: str, action: str, ids, on_commit) -> None:
     with on_commit(execute=True):
         response = client.post(
