@@ -6,7 +6,8 @@ reset looks its accounts up in the worker, so its answer says nothing of an addr
 mail is lost when the broker or the mail server is away: beat queues again every row whose
 ``next_try_at`` has passed (``mail_requeue``), the delay doubling after each failed send, and
 gives a row up after MAIL_GIVE_UP_SECONDS (its link would have expired). A row is deleted once
-sent; a task delivered twice finds it gone and sends nothing.
+sent, so a task delivered twice finds it gone and sends nothing; a worker that dies after the
+server took the mail but before the commit sends it again (at least once, never lost).
 
 Django's mail (settings: EMAIL_*; the console backend, which writes each mail to the log stream,
 when EMAIL_HOST is unset) and templates: ``accounts/mail/<template>_subject.txt`` and
@@ -61,7 +62,7 @@ def message(template: str, to: str, context: dict) -> EmailMessage:
 def mail_send(mail_id: int) -> bool:
     """The worker's part: render and send one stored mail, then delete it; False when it is gone
     (sent already, or being sent by another delivery of the task) or its send failed (kept
-    for a later try, or dropped when the server refused every recipient)."""
+    for a later try, or dropped when the server refused every recipient for good)."""
     with transaction.atomic():
         mail = OutgoingMail.objects.select_for_update(skip_locked=True).filter(pk=mail_id).first()
         if mail is None:
@@ -70,7 +71,11 @@ def mail_send(mail_id: int) -> bool:
             messages = _messages(mail)
         try:
             sent = bool(get_connection().send_messages(messages))
-        except smtplib.SMTPRecipientsRefused:
+        except smtplib.SMTPRecipientsRefused as refused:
+            if not _refused_for_good(refused):  # 4xx: greylisting, a full mailbox, a rate limit
+                log.warning("mail %s refused for now by the mail server; tried again later", mail.pk)
+                _retry_later(mail)
+                return False
             log.warning("mail %s refused by the mail server; dropped", mail.pk)
             sent = False
         except (OSError, smtplib.SMTPException):
@@ -99,6 +104,11 @@ def _messages(mail: OutgoingMail) -> list[EmailMessage]:
         import_string(_EXPANDED[mail.template]) if mail.template in _EXPANDED else None
     )
     return expand(mail) if expand else [message(mail.template, mail.to, mail.context)]
+
+
+def _refused_for_good(refused: smtplib.SMTPRecipientsRefused) -> bool:
+    """Every recipient refused with a permanent (5xx) code: no later try can deliver it."""
+    return all(code >= 500 for code, _ in refused.recipients.values())
 
 
 def _retry_later(mail: OutgoingMail) -> None:

@@ -28,13 +28,13 @@ SEND_MAIL = "leaderboard.tasks.send_mail"
 class Receiver:
     """aiosmtpd's handler: keeps what it accepts, refuses recipients at ``refused`` domains."""
 
-    def __init__(self, refused: str = ""):
+    def __init__(self, refused: str = "", answer: str = "550 no such mailbox"):
         self.received: list[bytes] = []
-        self.refused = refused
+        self.refused, self.answer = refused, answer
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802 (aiosmtpd's hook)
         if self.refused and address.endswith(self.refused):
-            return "550 no such mailbox"
+            return self.answer
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -149,6 +149,28 @@ def test_a_mail_the_server_refuses_every_recipient_of_is_dropped(smtp_server):
     (stored,) = OutgoingMail.objects.all()
     assert mail.mail_send(stored.pk) is False
     assert receiver.received == [] and not OutgoingMail.objects.exists()
+
+
+def test_a_mail_refused_for_now_is_kept_for_a_later_try(smtp_server):
+    alice = signed_up("alice")
+    email.email_set(alice, "alice@busy.example", base_url="http://testserver/")
+    receiver = smtp_server(Receiver(refused="@busy.example", answer="451 4.7.1 greylisted, try later"))
+    (stored,) = OutgoingMail.objects.all()
+    assert mail.mail_send(stored.pk) is False
+    stored.refresh_from_db()
+    assert receiver.received == [] and stored.attempts == 1 and stored.next_try_at > timezone.now()
+
+
+def test_an_address_longer_than_an_account_holds_is_refused_alike_everywhere():
+    alice = signed_up("alice")
+    client = APIClient()
+    client.force_authenticate(alice)
+    long_address = "a" * 64 + "@" + ".".join(["b" * 60] * 4) + ".org"  # 312: Django takes up to 320
+    assert len(long_address) > 254
+    for path in ("/api/auth/email/", "/api/auth/password/forgot/"):
+        answer = client.post(path, {"email": long_address}, format="json")
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_email", path
+    assert not OutgoingMail.objects.exists()
 
 
 def test_a_mail_unsent_for_too_long_is_given_up(settings):
