@@ -21,11 +21,15 @@ _SALT = "leaderboard.accounts.email"
 
 
 def email_normalized(address: str) -> str:
+    """The address as stored, or refused: not an address, or longer than an account's (and a
+    queued mail's) column holds, 254 characters, though Django's validator takes up to 320."""
     address = User.objects.normalize_email((address or "").strip())
     try:
         validate_email(address)
     except ValidationError:
         raise Invalid(_("Enter a valid email address."), code="invalid_email") from None
+    if len(address) > User._meta.get_field("email").max_length:
+        raise Invalid(_("Enter a valid email address."), code="invalid_email")
     return address
 
 
