@@ -8,9 +8,10 @@
 - A group it owns passes to its longest-standing other member; a group with no other member
   is deleted. Its memberships go.
 - Its attempts, submissions (logs and times), entries, stats, name key, tokens (and their
-  cached lookups), sessions, email, unsent mail, and axes' log-in records under its name are deleted;
-  another player's submission that was flagged as a copy of one of its results keeps the flag
-  and loses the link (``copy_of``: null).
+  cached lookups), sessions, email, unsent mail, and axes' log-in records under its name are
+  deleted; another player's submission that was flagged as a copy of one of its results keeps
+  the flag and loses the link (``copy_of``: null). The admin's log of what staff did to it
+  keeps its entries, under its old id and without its name.
 - After the commit, the boards' cached pages that showed the player are deleted from Redis
   (not merely staled), so no copy of the name outlives the account there either.
 - The archived months (``history.services.erasure``) lose the player's lines later, in a task:
@@ -20,7 +21,9 @@
 """
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache as django_cache
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -66,9 +69,18 @@ def account_erase(user) -> None:
             OutgoingMail.objects.filter(to__iexact=user.email).delete()
         for model in (AccessAttempt, AccessFailureLog, AccessLog):
             model.objects.filter(username=username).delete()
+        _admin_log_anonymize(player_id)
         User.objects.get(pk=player_id).delete()  # everything with a foreign key to it cascades
         erasure.erasure_record(player_id)
         transaction.on_commit(lambda: _boards_forget(boards, player_id))
+
+
+def _admin_log_anonymize(player_id: int) -> None:
+    """The admin's log keeps what staff did to the account (its deletion included, logged
+    before it), but not its name: each entry about it shows its old id alone."""
+    LogEntry.objects.filter(content_type=ContentType.objects.get_for_model(User), object_id=str(player_id)).update(
+        object_repr=f"#{player_id}"
+    )
 
 
 def _group_hand_on(user, group: Group) -> None:

@@ -1,6 +1,7 @@
 """Staff deleting players in the Django admin: the same erasure as a player's own deletion."""
 
 import pytest
+from django.contrib.admin.models import DELETION, LogEntry
 from django.contrib.auth import get_user_model
 from django.test import Client
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse)
@@ -36,3 +37,14 @@ def test_a_player_deleted_by_staff_leaves_the_boards_and_the_archives(
     gone = {players["alice"].pk, players["carol"].pk}
     assert set(ArchiveErasure.objects.values_list("player_id", flat=True)) == gone
     assert not User.objects.filter(pk__in=gone).exists()
+
+
+def test_the_admins_log_keeps_a_deleted_players_entries_without_the_name(
+    staff_client, make_player, django_capture_on_commit_callbacks
+):
+    alice = make_player("alice")
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(f"/admin/auth/user/{alice.pk}/delete/", {"post": "yes"})
+    (entry,) = LogEntry.objects.filter(object_id=str(alice.pk))
+    assert entry.action_flag == DELETION and entry.object_repr == f"#{alice.pk}"
+    assert not LogEntry.objects.filter(object_repr__icontains="alice").exists()
