@@ -109,8 +109,9 @@ def requeue_unsent_mail() -> int:
     return mail.mail_requeue()
 
 
-# A rewrite of every archived month: long, and stopped by its limit only to carry on at the next
-# delivery (beat's requeue_archive_erasures), from the months left.
+# A rewrite of every archived month: long. A run stopped by its limit keeps the months it
+# rewrote; the next delivery (beat's requeue_archive_erasures) reads every month again and
+# rewrites only those still holding the player's lines.
 @shared_task(
     name=erasure.ERASE_TASK, ignore_result=True, soft_time_limit=erasure.TIME_LIMIT, time_limit=erasure.TIME_LIMIT + 60
 )

@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 
 ERASE_TASK = "leaderboard.tasks.erase_from_archives"
 #: The task's limit, in seconds. A run stopped by it keeps the months it finished; the next
-#: delivery carries on from there.
+#: delivery reads every month again and rewrites only those still holding the player's lines.
 TIME_LIMIT = 3600
 #: Beat queues a pending erasure again once its task was queued this long ago: after the
 #: limit, so that it never overlaps a run that is still working.

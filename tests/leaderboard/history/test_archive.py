@@ -3,6 +3,7 @@ a gzip JSON Lines file, checked, and detached; the boards and the players' pages
 showed; manage.py replay --archive verifies the file offline and catches a tampered one."""
 
 import gzip
+import importlib
 import json
 from datetime import timedelta
 
@@ -135,6 +136,16 @@ def test_the_kept_tables_hold_no_fair_play_hashes(month, month_played, tmp_path)
         cursor.execute(f'SELECT count(*), count("address_hash"), count("device_hash") FROM "{kept}"')
         attempts, addresses, devices = cursor.fetchone()
     assert attempts == 5 and addresses == devices == 0
+
+
+def test_the_migration_clears_the_hashes_of_tables_kept_before(month, month_played, tmp_path):
+    month_archive(month, directory=tmp_path)
+    kept = f"{partitions.partition_name(partitions.ATTEMPTS, month)}_archived"
+    with connection.cursor() as cursor:
+        cursor.execute(f'UPDATE "{kept}" SET "address_hash" = %s, "device_hash" = %s', ["a" * 32, "d" * 32])
+        cursor.execute(importlib.import_module("leaderboard.migrations.0021_archived_hashes_cleared").CLEAR_SQL)
+        cursor.execute(f'SELECT count(*), count("address_hash"), count("device_hash") FROM "{kept}"')
+        assert cursor.fetchone() == (5, 0, 0)
 
 
 def test_an_open_month_or_unfrozen_days_are_refused(month, make_player, tmp_path, won_games):
