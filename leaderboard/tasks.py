@@ -2,7 +2,7 @@
 they send a task by its name (``intake.VERIFY_TASK``, ``rebuild.REBUILD_TASK``, ``mail.MAIL_TASK``), under which
 the task is registered here."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from celery import shared_task
 from django.utils import timezone
@@ -109,16 +109,15 @@ def requeue_unsent_mail() -> int:
     return mail.mail_requeue()
 
 
-# A rewrite of every archived month: long. A run stopped by its limit keeps the months it
-# rewrote; the next delivery (beat's requeue_archive_erasures) reads every month again and
-# rewrites only those still holding the player's lines.
+# One archived month a step (its file read, rewritten and checked): long for a large month.
 @shared_task(
     name=erasure.ERASE_TASK, ignore_result=True, soft_time_limit=erasure.TIME_LIMIT, time_limit=erasure.TIME_LIMIT + 60
 )
-def erase_from_archives(player_id: int) -> int:
-    """A deleted player's lines out of every archived month (``history.services.erasure``); a
-    repeated delivery changes nothing."""
-    return erasure.archives_erase(player_id)
+def erase_from_archives(player_id: int, from_month: str | None = None) -> int:
+    """A deleted player's lines out of one archived month, from ``from_month`` (ISO; None: the
+    oldest), the next month's step queued (``history.services.erasure``); a repeated delivery
+    changes nothing."""
+    return erasure.archives_erase(player_id, date.fromisoformat(from_month) if from_month else None)
 
 
 @shared_task(ignore_result=True)

@@ -8,12 +8,14 @@ every month's file takes far longer than a request may.
   ``ArchiveErasure`` holding the account's id and nothing else, and queues its task by name
   after the commit. Beat queues it again while it is pending (``erasures_requeue``: a message
   the broker lost, a worker killed half-way).
-- ``archives_erase``, the task's work, takes each archived month in turn: its file rewritten
-  without the player's lines and checked as ``archive_month`` checks it (every log replayed),
-  its ``ArchivedMonth`` given the new file's counts and sha256, the player's rows deleted from
-  its ``..._archived`` tables. Then the pending row goes, and with it the last trace of the id.
-  A month holding nothing of the player is left as it is: a repeated delivery, or a run after
-  one killed half-way, only reads the files again.
+- ``archives_erase``, the task's work, takes one archived month a step, oldest first: its
+  file rewritten without the player's lines and checked as ``archive_month`` checks it (every
+  log replayed), its ``ArchivedMonth`` given the new file's counts and sha256, the player's rows
+  deleted from its ``..._archived`` tables; then it queues the step of the next month, to the
+  back of the queue, so that a year of large files never holds a worker process for long and
+  verifications take their turns between months. After the last month the pending row goes,
+  and with it the last trace of the id. A month holding nothing of the player is left as it
+  is: a repeated delivery, or a chain started again by beat, only reads the files again.
 
 A line is the player's by its ``attempt.player_id``, never by its ``player`` name, which is the
 name at archive time and may have changed since. Every file ``archive_month`` has written
@@ -50,11 +52,12 @@ from . import archive, partitions
 log = logging.getLogger(__name__)
 
 ERASE_TASK = "leaderboard.tasks.erase_from_archives"
-#: The task's limit, in seconds. A run stopped by it keeps the months it finished; the next
-#: delivery reads every month again and rewrites only those still holding the player's lines.
+#: The task's limit, in seconds: one month's file read, rewritten and checked. A step stopped by
+#: it is rolled back; beat starts the chain again (the months done are only read).
 TIME_LIMIT = 3600
-#: Beat queues a pending erasure again once its task was queued this long ago: after the
-#: limit, so that it never overlaps a run that is still working.
+#: Beat starts a pending erasure's chain again once its last step was queued this long ago:
+#: after a step's limit, so that it does not overlap a step still working (and if it does, the
+#: lock takes them in turn and the second only reads).
 REQUEUE_AFTER = timedelta(seconds=TIME_LIMIT + 600)
 _LOCK = "hashtext('archive-erasure')"
 
@@ -71,10 +74,12 @@ def erasure_record(player_id: int) -> None:
     transaction.on_commit(lambda: enqueue_erasure(player_id))
 
 
-def enqueue_erasure(player_id: int) -> None:
-    """Queue the task; a broker that is down only delays it (beat queues it again)."""
+def enqueue_erasure(player_id: int, from_month: date | None = None) -> None:
+    """Queue the task (its step from ``from_month``; None: the first month); a broker that is
+    down only delays it (beat queues it again)."""
+    args = (player_id,) if from_month is None else (player_id, from_month.isoformat())
     try:
-        current_app.send_task(ERASE_TASK, (player_id,), ignore_result=True, retry=False)
+        current_app.send_task(ERASE_TASK, args, ignore_result=True, retry=False)
     except Exception:  # the row is safe in the database; erasures_requeue picks it up
         log.warning("could not queue the archives' erasure of player %s; it stays pending", player_id, exc_info=True)
 
@@ -93,16 +98,23 @@ def erasures_requeue() -> int:
     return len(stale)
 
 
-def archives_erase(player_id: int) -> int:
-    """Every archived month rid of the deleted ``player_id``, then its pending erasure deleted:
-    the months changed. Nothing when no erasure of it is pending (done already)."""
+def archives_erase(player_id: int, from_month: date | None = None) -> int:
+    """One step of the deleted ``player_id``'s erasure: the first archived month from
+    ``from_month`` (None: the oldest) rid of the player, then the next month's step queued, or,
+    after the last month, the pending erasure deleted. The months changed (0 or 1); nothing
+    when no erasure of it is pending (done already)."""
     if not ArchiveErasure.objects.filter(player_id=player_id).exists():
         return 0
-    months = list(ArchivedMonth.objects.order_by("month").values_list("month", flat=True))
-    changed = sum(_month_erase(month, player_id) for month in months)
-    ArchiveErasure.objects.filter(player_id=player_id).delete()
-    log.info("erased player %s from the archives: %d of %d months changed", player_id, changed, len(months))
-    return changed
+    months = ArchivedMonth.objects.order_by("month").values_list("month", flat=True)
+    step = list(months.filter(month__gte=from_month)[:2] if from_month else months[:2])
+    changed = bool(step) and _month_erase(step[0], player_id)
+    if len(step) == 2:
+        ArchiveErasure.objects.filter(player_id=player_id).update(queued_at=timezone.now())
+        enqueue_erasure(player_id, step[1])
+    else:
+        ArchiveErasure.objects.filter(player_id=player_id).delete()
+        log.info("erased player %s from the archives", player_id)
+    return int(changed)
 
 
 @contextmanager

@@ -93,6 +93,24 @@ def test_a_deleted_players_lines_leave_the_archive_and_the_archived_tables(
     assert not ArchiveErasure.objects.exists()
 
 
+def test_each_month_is_a_step_of_its_own_queued_after_the_one_before(month, month_played, tmp_path, clean_redis):
+    alice = User.objects.get(username="alice")
+    later = partitions.month_after(month)  # alice's numbered game of the next month
+    first, second = month_archive(month, directory=tmp_path), month_archive(later, directory=tmp_path)
+    deletion.account_erase(alice)
+    clean_redis.flushdb()  # what the commit queued: this test runs the steps itself
+
+    assert tasks.erase_from_archives(alice.pk) == 1  # the first month only
+    assert queued_tasks(clean_redis) == [(erasure.ERASE_TASK, repr((alice.pk, later.isoformat())))]
+    assert "alice" not in {line["player"] for line in lines_of(first.path)}
+    assert "alice" in {line["player"] for line in lines_of(second.path)}
+    assert ArchiveErasure.objects.filter(player_id=alice.pk).exists()
+
+    assert tasks.erase_from_archives(alice.pk, later.isoformat()) == 1  # as the worker runs it
+    assert "alice" not in {line["player"] for line in lines_of(second.path)}
+    assert not ArchiveErasure.objects.exists() and clean_redis.llen("celery") == 1  # no third step
+
+
 def test_a_month_archived_with_drop_has_only_its_file_to_rewrite(month, month_played, tmp_path):
     carol = User.objects.get(username="carol")
     record = month_archive(month, drop=True, directory=tmp_path)
