@@ -16,7 +16,6 @@ when EMAIL_HOST is unset) and templates: ``accounts/mail/<template>_subject.txt`
 
 import logging
 import smtplib
-from collections.abc import Callable
 from datetime import timedelta
 
 from celery import current_app
@@ -100,10 +99,9 @@ def mail_requeue() -> int:
 
 
 def _messages(mail: OutgoingMail) -> list[EmailMessage]:
-    expand: Callable[[OutgoingMail], list[EmailMessage]] | None = (
-        import_string(_EXPANDED[mail.template]) if mail.template in _EXPANDED else None
-    )
-    return expand(mail) if expand else [message(mail.template, mail.to, mail.context)]
+    if mail.template in _EXPANDED:
+        return import_string(_EXPANDED[mail.template])(mail)
+    return [message(mail.template, mail.to, mail.context)]
 
 
 def _refused_for_good(refused: smtplib.SMTPRecipientsRefused) -> bool:

@@ -17,11 +17,20 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:  # "²".isdigit() is True
+    value = whole_number(raw, low, high)
+    if value is None:
         raise Invalid(
             _("%(name)s must be a whole number from %(low)s to %(high)s.") % {"name": name, "low": low, "high": high},
             code="invalid_parameter",
         )
+    return value
+
+
+def whole_number(raw: str, low: int, high: int) -> int | None:
+    """``raw`` as a whole number from ``low`` to ``high``, or None (digits only: "²".isdigit()
+    is True, and a text of thousands of digits is no number int() will read)."""
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18 or not low <= int(raw) <= high:
+        return None
     return int(raw)
 
 

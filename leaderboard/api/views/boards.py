@@ -18,7 +18,7 @@ from ...core import days
 from ...core.errors import Invalid, NotFound, ServiceError
 from ...history import selectors as calendar
 from ..board_serializers import BoardOut, CalendarOut, HistogramOut, PlayersOut, ProfileOut
-from ..params import board_day, date_param, deal_number, int_param, month_param
+from ..params import board_day, date_param, deal_number, int_param, month_param, whole_number
 from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, Fast, LiveView
 
 
@@ -73,11 +73,7 @@ _AROUND_PARAMS = frozenset({"around", "page_size"})
 
 def _size(text: str | None) -> int | None:
     """The page size as ``int_param`` reads it, None where it would refuse it."""
-    if text is None:
-        return settings.BOARD_PAGE_SIZE
-    if text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= settings.BOARD_MAX_PAGE_SIZE:
-        return int(text)
-    return None
+    return settings.BOARD_PAGE_SIZE if text is None else whole_number(text, 1, settings.BOARD_MAX_PAGE_SIZE)
 
 
 class DailyBoardView(BoardView):
