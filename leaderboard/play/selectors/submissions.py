@@ -31,6 +31,7 @@ def _attempt(attempt_id) -> Attempt | None:
 
 
 _ATTEMPT_COLUMNS = ", ".join(f'"{field.column}"' for field in _ATTEMPT_FIELDS)
+_STARTED_AT = '"started_at"'
 _ATTEMPT_SQL = f'SELECT {_ATTEMPT_COLUMNS} FROM "{Attempt._meta.db_table}" WHERE "id" = %s'
 
 
@@ -40,7 +41,7 @@ def _attempt_in(attempt_id, months: tuple | None) -> Attempt | None:
     if months is None:
         rows = sql.run(_ATTEMPT_SQL, [attempt_id])
     else:
-        rows = sql.run(f'{_ATTEMPT_SQL} AND "started_at" >= %s AND "started_at" < %s', [attempt_id, *months])
+        rows = sql.run(f"{_ATTEMPT_SQL} AND {sql.within(_STARTED_AT, months)}", [attempt_id])
     return Attempt.from_db(connection.alias, [field.attname for field in _ATTEMPT_FIELDS], rows[0]) if rows else None
 
 

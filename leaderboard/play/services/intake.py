@@ -157,13 +157,19 @@ def _store(submission: Submission) -> None:
         ) from None
 
 
-# The hints a result carries, read as it is stored: its attempt's, and for a ranked try those
-# of the player's day (``DayHints``: asked on any attempt of the day's number), whichever is more.
-_ATTEMPT_HINTS = f'(SELECT a."hints" FROM "{_ATTEMPTS}" a WHERE a."id" = %s AND a."started_at" = %s)'
-_RANKED_HINTS = (
-    f'GREATEST({_ATTEMPT_HINTS}, COALESCE((SELECT h."hints" FROM "{_DAY_HINTS}" h '
-    f'WHERE h."player_id" = %s AND h."date" = %s), 0))'
-)
+def _hints_sql(attempt: Attempt) -> tuple[str, list]:
+    """The hints a result carries, read as it is stored: its attempt's (its month written out,
+    ``sql.within``), and for a ranked try those of the player's day (``DayHints``: asked on any
+    attempt of the day's number), whichever is more. The SQL and its parameters."""
+    month = sql.within('a."started_at"', days.month_range(attempt.started_at))
+    hints = f'(SELECT a."hints" FROM "{_ATTEMPTS}" a WHERE a."id" = %s AND a."started_at" = %s AND {month})'
+    args = [attempt.pk, attempt.started_at]
+    if attempt.ranked and attempt.daily_date is not None:
+        day = f'(SELECT h."hints" FROM "{_DAY_HINTS}" h WHERE h."player_id" = %s AND h."date" = %s)'
+        return f"GREATEST({hints}, COALESCE({day}, 0))", [*args, attempt.player_id, attempt.daily_date]
+    return hints, args
+
+
 _HINTS_AT = _INSERTED.index("hints")
 
 
@@ -173,14 +179,8 @@ def _submission_insert(submission: Submission) -> None:
     values = [getattr(submission, name) for name in _INSERTED]
     values[_INSERTED.index("actions")] = compact.encode_log(submission.actions)
     values[_INSERTED.index("times")] = None if submission.times is None else compact.encode_times(submission.times)
-    attempt = submission.attempt
-    if attempt.ranked and attempt.daily_date is not None:
-        hints_sql, hints_args = _RANKED_HINTS, [attempt.pk, attempt.started_at, attempt.player_id, attempt.daily_date]
-    else:
-        hints_sql, hints_args = _ATTEMPT_HINTS, [attempt.pk, attempt.started_at]
     placeholders = ["%s"] * len(values)
-    placeholders[_HINTS_AT] = hints_sql
-    values[_HINTS_AT : _HINTS_AT + 1] = hints_args
+    placeholders[_HINTS_AT], values[_HINTS_AT : _HINTS_AT + 1] = _hints_sql(submission.attempt)
     [(submission.pk, submission.hints)] = sql.run(
         f'INSERT INTO "{_SUBMISSIONS}" ({_INSERTED_SQL}) VALUES ({", ".join(placeholders)}) RETURNING "id", "hints"',
         values,

@@ -57,6 +57,7 @@ _ORIGINAL_SQL = (
 # An original's attempt started before it was submitted, so before now: the bound (a constant)
 # keeps the months created ahead out of the plan. The slack covers another host's clock.
 _CLOCK_SLACK = timedelta(hours=1)
+_S_STARTED_AT, _A_STARTED_AT, _STARTED_AT = 's."attempt_started_at"', 'a."started_at"', '"attempt_started_at"'
 
 
 def submission_verify(submission_id: int) -> Submission | None:
@@ -92,20 +93,16 @@ def _claim(submission_id: int, claim: uuid.UUID) -> Submission | None:
 def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -> Submission | None:
     """The claim among the submissions whose attempt started in ``months`` (a range of times:
     PostgreSQL plans one partition of each table), or among all of them when None."""
-    within, bounds = "", []
+    within = ""
     if months is not None:
-        within = (
-            'AND s."attempt_started_at" >= %s AND s."attempt_started_at" < %s '
-            'AND a."started_at" >= %s AND a."started_at" < %s '
-        )
-        bounds = [*months, *months]
+        within = f"AND {sql.within(_S_STARTED_AT, months)} AND {sql.within(_A_STARTED_AT, months)} "
     rows = sql.run(
         f'UPDATE "{_SUBMISSIONS}" s SET "status" = %s, "claim" = %s, "claimed_at" = %s, '
         f'"deliveries" = s."deliveries" + 1 FROM "{_ATTEMPTS}" a '
         f'WHERE s."id" = %s AND s."status" = %s AND a."id" = s."attempt_id" '
         f'AND a."started_at" = s."attempt_started_at" {within}'
         f'RETURNING {_CLAIMED_SQL}, {_ORIGINAL_SQL}, a."deal_code", a."started_at", a."linked_by"',
-        [Status.VERIFYING, claim, now, submission_id, Status.PENDING, *bounds, now + _CLOCK_SLACK],
+        [Status.VERIFYING, claim, now, submission_id, Status.PENDING, now + _CLOCK_SLACK],
     )
     if not rows:
         return None
@@ -131,13 +128,16 @@ def _claim_in(submission_id: int, claim: uuid.UUID, now, months: tuple | None) -
 
 
 def _result_store(submission: Submission, claim: uuid.UUID, fields: dict) -> bool:
-    """Store the result, if the claim is still ours (by the id and its partition's key)."""
+    """Store the result, if the claim is still ours (by the id and its partition's key, its
+    month written out: ``sql.within``)."""
+    months = days.month_range(submission.attempt_started_at)
     columns = ", ".join(f'"{name}" = %s' for name in fields)
     values = [Jsonb(value) if isinstance(value, (dict, list)) else value for value in fields.values()]
     return (
         sql.run(
             f'UPDATE "{_SUBMISSIONS}" SET {columns} '
-            f'WHERE "id" = %s AND "attempt_started_at" = %s AND "status" = %s AND "claim" = %s',
+            f'WHERE "id" = %s AND "attempt_started_at" = %s AND {sql.within(_STARTED_AT, months)} '
+            f'AND "status" = %s AND "claim" = %s',
             [*values, submission.pk, submission.attempt_started_at, Status.VERIFYING, claim],
         )
         == 1

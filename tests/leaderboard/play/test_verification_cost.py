@@ -19,6 +19,7 @@ from games import format_code
 from leaderboard.boards import index
 from leaderboard.core import cache
 from leaderboard.models import Attempt, BoardEntry, PlayerStats, Submission
+from leaderboard.play.selectors import submissions as submission_reads
 from leaderboard.play.services import intake, verification
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +125,23 @@ def test_this_months_claim_names_the_partition_key(
     store = next(s for s in statements if s.startswith('UPDATE "leaderboard_submission" SET'))
     assert 's."attempt_started_at" >= ' in claim and 's."attempt_started_at" < ' in claim
     assert store.startswith('UPDATE "leaderboard_submission" SET') and '"attempt_started_at" = ' in store
+
+
+def test_the_statements_on_partitioned_tables_keep_a_generic_plan(make_player, today_deal, won_game):
+    # Their month is written out (sql.within), not a parameter: PostgreSQL prunes the partitions
+    # when it plans, so the prepared statement's generic plan is kept and it is not planned anew
+    # at every execution (with parameters, every plan was a custom one).
+    for n in range(12):
+        player = make_player(f"p{n}")
+        submission = submitted(player, today_deal, won_game["actions"])
+        submission_reads.attempt_for(player, submission.attempt_id)
+        verification.submission_verify(submission.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement ~ '^(SELECT|INSERT INTO|UPDATE) \"leaderboard_(submission|attempt)\"'"
+        )
+        plans = cursor.fetchall()
+    assert len(plans) == 4, plans  # the attempt's read, the INSERT, the claim, the result
+    for statement, generic, custom in plans:
+        assert generic > 0 and custom <= 5, (statement, generic, custom)
