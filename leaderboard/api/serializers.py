@@ -125,15 +125,24 @@ class AttemptOut(ServerTimeMixin, serializers.ModelSerializer):
         return days.day_accepts_until(attempt.daily_date) if attempt.daily_date else None
 
 
+class ParsedJSONField(serializers.JSONField):
+    """A JSON value of the body, taken as parsed: the API parses bodies as JSON only
+    (``DEFAULT_PARSER_CLASSES``), so DRF's check that it is JSON, dumping it whole again (a
+    log of a thousand actions at every submission), is left out."""
+
+    def to_internal_value(self, data):
+        return data
+
+
 @extend_schema_field(
     {"type": "array", "items": {"type": "integer", "minimum": 0}, "maxItems": settings.SUBMISSION_MAX_ACTIONS}
 )
-class TimesField(serializers.JSONField):
+class TimesField(ParsedJSONField):
     """Taken as sent: the service checks the shape and answers with the index of the first bad time."""
 
 
 class SubmissionIn(serializers.Serializer):
-    actions = serializers.JSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
+    actions = ParsedJSONField(help_text='The move log, e.g. ["s", "w>3", "3>f", "u"].')
     times = TimesField(
         required=False,
         allow_null=True,
@@ -145,7 +154,7 @@ class SubmissionIn(serializers.Serializer):
 
 class HintIn(serializers.Serializer):
     attempt = serializers.UUIDField(help_text="Your attempt in progress: the hint is counted on it.")
-    actions = serializers.JSONField(help_text="The game so far.")
+    actions = ParsedJSONField(help_text="The game so far.")
 
 
 class HintOut(serializers.Serializer):
