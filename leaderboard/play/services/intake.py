@@ -115,6 +115,13 @@ def log_checked(actions) -> None:
 
 def first_malformed(actions) -> tuple[int, str] | None:
     """The index and reason of the first action that is not of the notation at all."""
+    # Nearly every log is all actions: one pass in C (its texts are the notation's, exactly what
+    # parse_action accepts); an unhashable element or any other text goes to the loop, which names it.
+    try:
+        if games.ACTIONS.keys() >= set(actions):
+            return None
+    except TypeError:
+        pass
     for position, text in enumerate(actions):
         try:
             games.parse_action(text)

@@ -7,10 +7,10 @@ from django.test import override_settings
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
 from worker import queued_tasks
 
-from games import format_code, parse_code, replay
+from games import ACTIONS, format_code, parse_code, replay
 from leaderboard import tasks
 from leaderboard.models import Attempt, Submission
-from leaderboard.play.services import verification
+from leaderboard.play.services import intake, verification
 
 pytestmark = pytest.mark.django_db
 
@@ -217,3 +217,21 @@ def test_the_hint_endpoint_answers_a_legal_next_action(client_for, make_player, 
     assert done.json() == {"action": None, "hints": 1}  # nothing answered, nothing counted
     bad = client.post("/api/hints/", {"attempt": attempt, "actions": ["s", "9>1:4"]}, format="json")
     assert bad.status_code == 400 and error_of(bad)["detail"] == {"index": 1}
+
+
+@pytest.mark.parametrize(
+    ("actions", "found"),
+    [
+        (["s", "w>3", "3>f", "u", "1>2:3", "f1>2"], None),
+        (["s", "w>3", "w>0", "x"], 2),
+        (["s", ["w>3"], "w>0"], 1),  # unhashable: the loop still names it
+        (["s", 1, "w>3"], 1),
+        (["s", "s", {"a": 1}], 2),
+        (["s", "1>1"], 1),
+    ],
+)
+def test_first_malformed_names_the_first_text_parse_action_refuses(actions, found):
+    bad = intake.first_malformed(actions)
+    assert (bad and bad[0]) == found
+    expected = next((i for i, text in enumerate(actions) if not isinstance(text, str) or text not in ACTIONS), None)
+    assert found == expected
