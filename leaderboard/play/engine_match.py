@@ -35,12 +35,14 @@ def engine_signals(submission: Submission, line: list[str], moves: int, won: boo
     a won ranked daily result whose day has a stored solver line."""
     if not won or submission.daily_date is None or submission.practice:
         return {}, []
-    solution = solver_line(submission.daily_date)
+    day = submission.daily_date
+    held = cache.get_many([_solution_key(day), _moves_key(day)])  # both cached values: one round trip
+    solution = solver_line(day, held)
     if not solution:
         return {}, []
     solver_moves = len(solution)
     share = round(canonical.shared_moves(line, solution), 3)
-    wins, median = day_won_moves(submission.daily_date)
+    wins, median = day_won_moves(day, held)
     bound = settings.ENGINE_MOVES_FACTOR * solver_moves
     if wins >= settings.ENGINE_DAY_MIN_WINS and median is not None:
         bound = max(bound, settings.ENGINE_DAY_MEDIAN_SHARE * median)
@@ -63,12 +65,20 @@ def engine_signals(submission: Submission, line: list[str], moves: int, won: boo
     return signals, reasons
 
 
-def day_won_moves(day: date) -> tuple[int, float | None]:
+def _moves_key(day: date) -> str:
+    return f"engine:day-moves:{day.isoformat()}"
+
+
+def _solution_key(day: date) -> str:
+    return f"engine:solution:{day.isoformat()}"
+
+
+def day_won_moves(day: date, held: dict | None = None) -> tuple[int, float | None]:
     """The day's wins on the board (``ON_BOARDS``: flagged ones and copies left out) and the
     median of their moves: counted by PostgreSQL at most once every few minutes (a cached
-    value), never once a submission."""
-    key = f"engine:day-moves:{day.isoformat()}"
-    found = cache.get(key)
+    value, or the one in ``held``, read from the cache already), never once a submission."""
+    key = _moves_key(day)
+    found = held.get(key) if held is not None else cache.get(key)
     if found is None:
         [(wins, median)] = sql.run(
             f'SELECT count(*), percentile_disc(0.5) WITHIN GROUP (ORDER BY "moves") FROM "{_SUBMISSIONS}" '
@@ -80,11 +90,12 @@ def day_won_moves(day: date) -> tuple[int, float | None]:
     return found[0], found[1]
 
 
-def solver_line(day: date) -> list[str] | None:
-    """The solver's line of ``day``'s deal (None: no deal stored), from the cache: a stored
-    deal never changes, so the record is read once a day, not once a submission."""
-    key = f"engine:solution:{day.isoformat()}"
-    line = cache.get(key)
+def solver_line(day: date, held: dict | None = None) -> list[str] | None:
+    """The solver's line of ``day``'s deal (None: no deal stored), from the cache (or ``held``,
+    read from it already): a stored deal never changes, so the record is read once a day, not
+    once a submission."""
+    key = _solution_key(day)
+    line = held.get(key) if held is not None else cache.get(key)
     if line is None:
         line = DailyDeal.objects.filter(date=day).values_list("solution", flat=True).first()
         if line is None:
