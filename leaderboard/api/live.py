@@ -111,7 +111,7 @@ def read(scope: Scope, also: list[str] | tuple[str, ...] = ()) -> tuple[Versions
     keys = [EPOCH_KEY, version_key, top_key]
     if scope.group is not None:
         keys.append(cache.group_key(scope.group))
-    found = django_cache.get_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
+    found = cache.read_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
     epoch = found.get(EPOCH_KEY) or _epoch_start()
     if not epoch:
         return None, {}

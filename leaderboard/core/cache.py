@@ -120,6 +120,25 @@ def _incr(keys: list[str]) -> None:
         pipe.execute()
 
 
+def read_many(keys: list[str]) -> dict:
+    """``cache.get_many(keys)`` in one MGET, each key made once a process: the board reads
+    ask for the same few keys at every poll, and the cache's key making and wrappers were a
+    tenth of a cached top page's time in the process (``make_key`` alone 4 µs a key). A key
+    that is missing is left out; a Redis error answers {} (all missing), as the cache does."""
+    try:
+        values = get_redis_connection("default").mget([_made_key(key) for key in keys])
+    except redis.RedisError:
+        log.warning("Redis unavailable: read as missing", exc_info=True)
+        return {}
+    decode = cache.client.decode  # django-redis's, as get_many decodes
+    return {key: decode(value) for key, value in zip(keys, values) if value is not None}
+
+
+@functools.lru_cache(maxsize=4096)
+def _made_key(key: str) -> str:
+    return cache.make_key(key)
+
+
 def cached(board: str, part: str, compute, *, last_rank: int | None = None):
     """``compute()`` for ``part`` of ``board``, cached until the board changes. A part that
     shows no rank below ``last_rank`` (1-based) <= TOP_RANKS is a top page (see above)."""
@@ -139,7 +158,7 @@ def cached_at(board: str, part: str, compute, *, last_rank: int | None = None, h
     None), so that a page whose tag the view read costs no second round trip."""
     keys = part_keys(board, part)
     if held is None or not all(name in held for name in keys):
-        held = cache.get_many(keys)
+        held = read_many(keys)
     found = current_at(board, part, held, last_rank=last_rank)
     if found is not None:
         return found
