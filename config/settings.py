@@ -177,25 +177,32 @@ INSTALLED_APPS = [
     "frontend",
 ]
 
+# What shapes every answer, a board read's answered early too (config/middleware.py).
+ANSWER_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # The page's language: the language switch's cookie, else Accept-Language (before anything
+    # that writes words; Django's LocaleMiddleware, less its URL prefixes: config/middleware.py).
+    "config.middleware.LanguageMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
 MIDDLEWARE = [
     # First: counts and times every request as a whole (config/metrics.py).
     "config.metrics.RequestMetricsMiddleware",
     # Then: every response, a redirect or an error too, names its request (X-Request-ID), and
     # every log line written while it runs carries the id (config/requestid.py).
     "config.requestid.RequestIdMiddleware",
-    "django.middleware.security.SecurityMiddleware",
+    # A board read answered from one Redis round trip stops here, ANSWER_MIDDLEWARE's hooks
+    # run on it (config/middleware.py).
+    "config.middleware.LiveReadMiddleware",
+    *ANSWER_MIDDLEWARE,
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The page's language: the language switch's cookie, else Accept-Language (after the
-    # session, before anything that writes words).
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.user.is_verified(): a passkey used in this session (django-otp).
     "django_otp.middleware.OTPMiddleware",
     # Django's messages and django-csp's policy, neither on the API's JSON answers (config/middleware.py).
     "config.middleware.PageMessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.PagePolicyMiddleware",
     # Last: it turns the lock-out that axes' backend signals into the 429 page.
     "axes.middleware.AxesMiddleware",

@@ -27,7 +27,7 @@ def test_the_three_languages_are_served():
 
     assert [code for code, _name in settings.LANGUAGES] == ["en", "pl", "de"]
     assert catalogues.TRANSLATED == ("pl", "de")
-    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+    assert "config.middleware.LanguageMiddleware" in settings.MIDDLEWARE
 
 
 def test_every_marked_string_is_translated_and_every_mo_is_compiled():

@@ -5,7 +5,6 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.http import HttpResponse
-from django.utils.cache import patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.renderers import JSONRenderer
 from rest_framework.settings import api_settings
@@ -32,6 +31,8 @@ NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the If-None-Matc
 # Accept headers for which DRF's negotiation picks the JSON renderer with no indent (an absent
 # header reads as */*; the pages' fetches send application/json).
 _STORED_ACCEPT = frozenset({"*/*", "application/json"})
+#: The request's attribute that carries ``LiveReadMiddleware``'s read to the view it resolved.
+EARLY_READ = "live_early_read"
 
 
 class Fast(NamedTuple):
@@ -74,20 +75,33 @@ class LiveView(APIView):
         return None
 
     def dispatch(self, request, *args, **kwargs):
+        early = request.__dict__.pop(EARLY_READ, None)  # read by ``LiveReadMiddleware``
+        if early is None:
+            answer = self.live_prelude(request, **kwargs)
+            if answer is not None:
+                return answer
+        else:
+            self.live_read, self.live_held = early
+        return super().dispatch(request, *args, **kwargs)
+
+    def live_prelude(self, request, **kwargs: Any) -> HttpResponse | None:
+        """What a GET is answered before DRF: the 304 of a tag that still holds, or the answer
+        of ``live_fast``; None for DRF's way, with what was read kept (``live_read``,
+        ``live_held``) so that the view reads it once."""
         self.live_read = self.live_held = None
         found = self.live_board(request, **kwargs) if request.method == "GET" else None
-        if found is not None:
-            scope = live.request_scope(request, *found)
-            current, held = live.read(scope, self.live_keys(scope))
-            if current is not None:
-                tag = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
-                if tag:
-                    return live.not_modified(tag, scope)
-                self.live_read, self.live_held = (scope, current), held
-                fast = self.live_fast(request, scope, held) if self._renders_as_stored(request) else None
-                if fast is not None:
-                    return self._fast_answer(fast)
-        return super().dispatch(request, *args, **kwargs)
+        if found is None:
+            return None
+        scope = live.request_scope(request, *found)
+        current, held = live.read(scope, self.live_keys(scope))
+        if current is None:
+            return None
+        tag = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
+        if tag:
+            return live.not_modified(tag, scope)
+        self.live_read, self.live_held = (scope, current), held
+        fast = self.live_fast(request, scope, held) if self._renders_as_stored(request) else None
+        return None if fast is None else self._fast_answer(fast)
 
     def _renders_as_stored(self, request) -> bool:
         """DRF's content negotiation would pick the JSON renderer without an indent (the
@@ -105,8 +119,9 @@ class LiveView(APIView):
         authentication, tried then, reads the session: Django's session middleware says so)."""
         response = self._tag(HttpResponse(fast.body, content_type=JSONRenderer.media_type), fast.shown)
         headers = self.default_response_headers
-        vary = [headers.pop("Vary")] if "Vary" in headers else []
-        patch_vary_headers(response, vary if fast.by_token else [*vary, "Cookie"])
+        vary = [name for name in (headers.pop("Vary", None), None if fast.by_token else "Cookie") if name]
+        if vary:
+            response["Vary"] = ", ".join(vary)
         for key, value in headers.items():
             response[key] = value
         return response

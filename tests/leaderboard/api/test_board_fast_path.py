@@ -10,6 +10,7 @@ import pytest
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
 from rest_framework.test import APIClient
 
+from config import metrics, middleware
 from leaderboard.accounts import services as accounts
 from leaderboard.api import live
 from leaderboard.api.views import boards
@@ -130,3 +131,75 @@ def test_a_session_without_its_csrf_token_is_still_refused_a_post(day):
     assert browser.get(TOP).status_code == 200
     refused = browser.post("/api/attempts/", {"mode": "daily"}, format="json")
     assert refused.status_code == 403
+
+
+# -- answered early: right after the metrics and the request id (config.middleware.LiveReadMiddleware)
+
+LANGUAGES = [{}, {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}, {"HTTP_ACCEPT_LANGUAGE": "pl"}]
+
+
+def answered_early(monkeypatch) -> list:
+    """The requests LiveReadMiddleware answered (a list it appends to)."""
+    early = []
+    shaped = middleware.LiveReadMiddleware._shaped
+
+    def counted(self, request):
+        answer = shaped(self, request)
+        if answer is not None:
+            early.append(request.path_info)
+        return answer
+
+    monkeypatch.setattr(middleware.LiveReadMiddleware, "_shaped", counted)
+    return early
+
+
+@pytest.mark.parametrize(("headers", "language"), list(zip(LANGUAGES, ["en", "de", "pl"])))
+def test_an_early_answer_has_every_header_of_the_whole_chain(day, monkeypatch, headers, language):
+    early = answered_early(monkeypatch)
+    fast = APIClient().get(TOP, **headers)
+    assert early == ["/api/leaderboards/daily/"]
+    monkeypatch.setattr(middleware.LiveReadMiddleware, "_shaped", lambda self, request: None)
+    monkeypatch.setattr(boards.BoardView, "live_fast", lambda *args: None)  # DRF's way, the whole chain
+    slow = APIClient().get(TOP, **headers)
+    assert early == ["/api/leaderboards/daily/"] and fast.content == slow.content
+    names = {name for name in fast.headers if name != "X-Request-ID"}
+    assert names == {name for name in slow.headers if name != "X-Request-ID"}
+    for name in names - {"Vary"}:
+        assert fast[name] == slow[name], name
+    assert {part.strip() for part in fast["Vary"].split(",")} == {part.strip() for part in slow["Vary"].split(",")}
+    assert fast["Content-Language"] == language
+    assert len(fast["X-Request-ID"]) == 32 and fast["X-Frame-Options"] == "DENY"
+
+
+def test_an_early_answer_still_checks_the_host(day, monkeypatch):
+    early = answered_early(monkeypatch)
+    refused = APIClient().get(TOP, HTTP_HOST="evil.example")
+    assert refused.status_code == 400 and early == []
+    assert "X-Request-ID" in refused
+
+
+def test_an_early_answer_and_a_poll_are_counted_under_their_view(day, monkeypatch):
+    def count(status: str) -> float:
+        labels = {"view": "board-daily-today", "method": "GET", "status": status}
+        [family] = metrics.REQUESTS.collect()
+        return sum(s.value for s in family.samples if s.name.endswith("_total") and s.labels == labels)
+
+    early = answered_early(monkeypatch)
+    before = count("200"), count("304")
+    first = APIClient().get(TOP)
+    assert APIClient().get(TOP, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert len(early) == 2
+    assert (count("200"), count("304")) == (before[0] + 1, before[1] + 1)
+
+
+def test_a_read_that_goes_down_the_chain_reads_the_versions_once(day, monkeypatch):
+    reads = []
+    original = live.read
+    monkeypatch.setattr(live, "read", lambda *args: reads.append(args[0].board) or original(*args))
+    indented = APIClient().get(TOP, HTTP_ACCEPT="application/json; indent=2")  # DRF's way
+    assert indented.status_code == 200 and indented.content.startswith(b"{\n  ")
+    assert len(reads) == 1 and indented["ETag"]
+    assert (
+        APIClient().get(TOP, HTTP_ACCEPT="application/json; indent=2", HTTP_IF_NONE_MATCH=indented["ETag"]).status_code
+        == 304
+    )
