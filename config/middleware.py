@@ -92,24 +92,20 @@ class LiveReadMiddleware:
         return self.get_response(request)
 
     def _shaped(self, request):
+        match = _live_match(request.path_info)
+        if match is None:
+            return None
         for hook in self.requests:
             if hook(request) is not None:  # a redirect, say: the chain gives it
                 return None
-        answer = self._early(request)
+        answer = self._early(request, match)
         if answer is not None:
             for hook in self.responses:
                 answer = hook(request, answer)
         return answer
 
-    def _early(self, request):
-        try:
-            match = _resolved(request.path_info, get_urlconf())
-        except Resolver404:
-            return None
-        view_class = getattr(match.func, "view_class", None)
-        if view_class is None or not issubclass(view_class, LiveView):
-            return None
-        view = view_class(**match.func.view_initkwargs)
+    def _early(self, request, match):
+        view = match.func.view_class(**match.func.view_initkwargs)
         view.setup(request, *match.args, **match.kwargs)
         answer = view.live_prelude(request, **match.kwargs)
         if answer is None:
@@ -117,6 +113,16 @@ class LiveReadMiddleware:
         else:
             request.resolver_match = match  # the view's name in the metrics
         return answer
+
+
+def _live_match(path: str):
+    """The URL's match when it names a board read (a ``LiveView``), else None."""
+    try:
+        match = _resolved(path, get_urlconf())
+    except Resolver404:
+        return None
+    view_class = getattr(match.func, "view_class", None)
+    return match if view_class is not None and issubclass(view_class, LiveView) else None
 
 
 @functools.lru_cache(maxsize=1024)
