@@ -177,7 +177,8 @@ INSTALLED_APPS = [
     "frontend",
 ]
 
-# What shapes every answer, a board read's answered early too (config/middleware.py).
+# The middleware that shapes every answer, a board read's answered early included
+# (config/middleware.py).
 ANSWER_MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The page's language: the language switch's cookie, else Accept-Language (before anything

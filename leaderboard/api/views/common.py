@@ -119,7 +119,9 @@ class LiveView(APIView):
         authentication, tried then, reads the session: Django's session middleware says so)."""
         response = self._tag(HttpResponse(fast.body, content_type=JSONRenderer.media_type), fast.shown)
         headers = self.default_response_headers
-        vary = [name for name in (headers.pop("Vary", None), None if fast.by_token else "Cookie") if name]
+        vary = [headers.pop("Vary")] if "Vary" in headers else []
+        if not fast.by_token:
+            vary.append("Cookie")
         if vary:
             response["Vary"] = ", ".join(vary)
         for key, value in headers.items():
