@@ -44,6 +44,13 @@ def _cache_key(token_key: str) -> str:
     return f"auth-token:{token_key}"
 
 
+def _player_key(token_key: str) -> str:
+    # The lookup's account id alone, as a plain number (the lookup is pickled): a Redis script
+    # reads it to find the caller's rank without a round trip before (``held_player_key``).
+    # Set and dropped with the lookup, for its lifetime.
+    return f"auth-token-player:{token_key}"
+
+
 def _cacheable(token_key: str) -> bool:
     # A real key is 40 hex digits; anything else goes to PostgreSQL (and fails there) rather
     # than becoming a cache key.
@@ -56,14 +63,20 @@ class CachedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         if not _cacheable(key):
             return super().authenticate_credentials(key)
-        values = cache.get(_cache_key(key))
+        found = cache.get_many([_cache_key(key), _player_key(key)])
+        values = found.get(_cache_key(key))
         if values is None:
             values = _lookup(key)
             if values is None:
                 raise AuthenticationFailed(_("Invalid token."))
             if not values[USER_FIELDS.index("is_active")]:
                 raise AuthenticationFailed(_("User inactive or deleted."))
-            cache.set(_cache_key(key), values, settings.AUTH_TOKEN_CACHE_SECONDS)
+            player = values[USER_FIELDS.index("id")]
+            cache.set_many({_cache_key(key): values, _player_key(key): player}, settings.AUTH_TOKEN_CACHE_SECONDS)
+        elif _player_key(key) not in found:  # cached before it was kept, or evicted alone
+            remaining = cache.ttl(_cache_key(key))  # the lookup's life; 0: gone meanwhile
+            if remaining:
+                cache.set(_player_key(key), values[USER_FIELDS.index("id")], remaining)
         user = User.from_db(router.db_for_read(User), USER_FIELDS, values)
         return user, Token.from_db(router.db_for_read(Token), ["key", "user_id"], [key, user.pk])
 
@@ -110,9 +123,16 @@ def held_player(request, held: dict) -> int | None:
     return None if values is None else values[USER_FIELDS.index("id")]
 
 
+def held_player_key(request) -> str | None:
+    """The cache key of the account id of the request's token lookup (``held_token_keys``),
+    a plain number that a Redis script can read: present while the lookup is cached."""
+    key = _request_token(request)
+    return _player_key(key) if key is not None and _cacheable(key) else None
+
+
 def forget_tokens(token_keys) -> None:
     """Drop these tokens' cached lookups (at commit, when inside a transaction)."""
-    keys = [_cache_key(k) for k in token_keys]
+    keys = [name(k) for k in token_keys for name in (_cache_key, _player_key)]
     if keys:
         transaction.on_commit(lambda: cache.delete_many(keys))
 

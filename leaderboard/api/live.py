@@ -107,18 +107,44 @@ def versions(scope: Scope) -> Versions | None:
 def read(scope: Scope, also: list[str] | tuple[str, ...] = ()) -> tuple[Versions | None, dict]:
     """``versions``, and the values of the cache keys ``also`` (None: missing), in the same
     round trip: the cached answer that a view sends when the tag no longer holds."""
+    keys = version_keys(scope)
+    found = cache.read_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
+    current = versions_of(scope, found)
+    return (None, {}) if current is None else (current, {key: found.get(key) for key in also})
+
+
+def version_keys(scope: Scope) -> list[str]:
+    """The cache keys of the scope's versions, for a reader that reads them with its answer in
+    one round trip (``versions_of`` makes them the versions)."""
     version_key, top_key = cache.version_keys(scope.board)
     keys = [EPOCH_KEY, version_key, top_key]
     if scope.group is not None:
         keys.append(cache.group_key(scope.group))
-    found = cache.read_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
+    return keys
+
+
+def versions_of(scope: Scope, found: dict) -> Versions | None:
+    """The versions from ``found``, the values of ``version_keys`` (a key left out: missing);
+    None when Redis is away."""
+    keys = version_keys(scope)
     epoch = found.get(EPOCH_KEY) or _epoch_start()
     if not epoch:
-        return None, {}
+        return None
     group = found.get(keys[3], 0) if scope.group is not None else 0
-    return Versions(epoch, found.get(version_key, 0), found.get(top_key, 0), group), {
-        key: found.get(key) for key in also
-    }
+    return Versions(epoch, found.get(keys[1], 0), found.get(keys[2], 0), group)
+
+
+def asked_versions(asked: str, scope: Scope) -> list[int]:
+    """The values of ``version_keys`` that the first tag of ``asked`` (an If-None-Match header)
+    says, unchecked: for a reader that skips reading the rows when these are the values now
+    (``fresh`` still decides the 304). [] when it says none."""
+    stamp = asked.split(",", 1)[0].strip().removeprefix("W/").strip('"').rpartition(".")[0]
+    parts = stamp.split(".")
+    try:
+        epoch, version, top, group = (int(part, 16) for part in parts[:4])
+    except ValueError:
+        return []
+    return [epoch, version, top, group][: 4 if scope.group is not None else 3] if len(parts) == 5 else []
 
 
 @cache.unless_unreachable(None)

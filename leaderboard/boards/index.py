@@ -3,7 +3,8 @@ with each entry's row as a page shows it, so a page or a player's own rank is on
 
 PostgreSQL is the record (``entries``); this is a copy of it, rebuilt from it when lost. The
 index runs on the project's one Redis connection (django-redis's, config/settings.py CACHES):
-one pool, one set of timeouts. The Lua scripts are loaded once per Redis server, by their sha.
+one pool, one set of timeouts. Its Lua scripts (``scripts``) are loaded once per Redis server,
+by their sha.
 """
 
 import time
@@ -11,9 +12,9 @@ from typing import cast
 
 import redis
 from django_redis import get_redis_connection
-from redis.commands.core import Script
 from redis.typing import EncodableT
 
+from . import scripts
 from .order import LAYOUT, member, submission_of
 
 #: The Redis keys of the index start with this: a new layout of ``order.rank_key`` takes a new
@@ -21,151 +22,8 @@ from .order import LAYOUT, member, submission_of
 KEY_PREFIX = f"lb{LAYOUT}"
 #: One sorted set of every indexed board -> the unix time of its last write (``BoardIndex.idle``).
 TOUCHED = f"{KEY_PREFIX}:touched"
-
-# A rebuild's upsert, a thousand entries a round trip (KEYS: zset, players, rows; ARGV: player,
-# member, score, row, player, ...): a player's member is replaced only when the new one ranks
-# better (or there is none), so replaying a rebuild is harmless. An empty row stores none.
-_UPSERT_MANY_LUA = """
-local done = 0
-for i = 1, #ARGV, 4 do
-  local player, member, new_score, row = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), ARGV[i + 3]
-  local old = redis.call('HGET', KEYS[2], player)
-  local keep = false
-  if old then
-    local old_score = tonumber(redis.call('ZSCORE', KEYS[1], old))
-    if old_score and (old_score < new_score or (old_score == new_score and old <= member)) then
-      keep = true
-    else
-      redis.call('ZREM', KEYS[1], old)
-      redis.call('HDEL', KEYS[3], old)
-    end
-  end
-  if not keep then
-    redis.call('ZADD', KEYS[1], new_score, member)
-    redis.call('HSET', KEYS[2], player, member)
-    if row ~= '' then redis.call('HSET', KEYS[3], member, row) end
-    done = done + 1
-  end
-end
-redis.call('EXPIRE', KEYS[3], ROWS_SECONDS)
-return done
-"""
-
-# Sets a player's member on each board (KEYS: the touched set, then zset, players, rows, ready
-# of each; ARGV: player, unix time, then board, member, score and row per board), better or
-# worse than before, or removes it (member empty), records the board's last write in the
-# touched set (``BoardIndex.idle``), and answers per board the lowest 0-based rank the change touched: the old member's
-# rank before, the new one's after; -1 when the ranks did not change; -2 when the index is not
-# ready (ranks unknown). The row is stored even when the ranks did not change (a renamed player).
-_SET_LUA = """
-local player, now, answers = ARGV[1], ARGV[2], {}
-for b = 1, (#KEYS - 1) / 4 do
-  local zset, hash, rows, ready = KEYS[4 * b - 2], KEYS[4 * b - 1], KEYS[4 * b], KEYS[4 * b + 1]
-  local board, member, score, row = ARGV[4 * b - 1], ARGV[4 * b], tonumber(ARGV[4 * b + 1]), ARGV[4 * b + 2]
-  redis.call('ZADD', KEYS[1], now, board)
-  local old = redis.call('HGET', hash, player)
-  local lowest = -1
-  if not (old and old == member and tonumber(redis.call('ZSCORE', zset, old)) == score) then
-    if old then
-      local rank = redis.call('ZRANK', zset, old)
-      if rank then lowest = rank end
-      redis.call('ZREM', zset, old)
-      redis.call('HDEL', hash, player)
-      redis.call('HDEL', rows, old)
-    end
-    if member ~= '' then
-      redis.call('ZADD', zset, score, member)
-      redis.call('HSET', hash, player, member)
-      local rank = redis.call('ZRANK', zset, member)
-      if lowest < 0 or rank < lowest then lowest = rank end
-    end
-    if redis.call('EXISTS', ready) == 0 then lowest = -2 end
-  end
-  if member ~= '' and row ~= '' then
-    redis.call('HSET', rows, member, row)
-    redis.call('EXPIRE', rows, ROWS_SECONDS)
-  end
-  answers[b] = lowest
-end
-return answers
-"""
-
-# A page: the board's size, the members ranked ARGV[1] .. ARGV[2] and their stored rows (false
-# where none is stored), in one round trip; false when the index is not ready.
-_PAGE_LUA = """
-if redis.call('EXISTS', KEYS[3]) == 0 then return false end
-local members = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2])
-local rows = {}
-if #members > 0 then rows = redis.call('HMGET', KEYS[2], unpack(members)) end
-return {redis.call('ZCARD', KEYS[1]), members, rows}
-"""
-
-# A player's rank, the members around it with their rows and the board's size in one round
-# trip (atomic, so the rank and the rows come from the same moment of the board); false when
-# the index is not ready.
-_AROUND_LUA = """
-if redis.call('EXISTS', KEYS[4]) == 0 then return false end
-local total = redis.call('ZCARD', KEYS[1])
-local found = redis.call('HGET', KEYS[2], ARGV[1])
-if not found then return {total} end
-local rank = redis.call('ZRANK', KEYS[1], found)
-if not rank then return {total} end
-local offset = rank - tonumber(ARGV[2])
-if offset < 0 then offset = 0 end
-local members = redis.call('ZRANGE', KEYS[1], offset, offset + tonumber(ARGV[3]) - 1)
-return {total, rank, offset, members, redis.call('HMGET', KEYS[3], unpack(members))}
-"""
-
-# A player's 0-based rank; -1 when not on the board, -2 when the index is not ready.
-_RANK_LUA = """
-if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end
-local found = redis.call('HGET', KEYS[2], ARGV[1])
-if not found then return -1 end
-return redis.call('ZRANK', KEYS[1], found) or -1
-"""
-
-# Some players' entries (ARGV[1]: their ids, comma-separated: one argument to send, not a
-# hundred to pack): {player, 0-based rank, member, row or false} of each one on the board, in one
-# round trip whatever the board's size (a group's board: 100 players, 300 lookups inside Redis);
-# false when the index is not ready.
-_PLAYERS_LUA = """
-if redis.call('EXISTS', KEYS[4]) == 0 then return false end
-local found = {}
-for player in string.gmatch(ARGV[1], '%d+') do
-  local member = redis.call('HGET', KEYS[2], player)
-  local rank = member and redis.call('ZRANK', KEYS[1], member)
-  if rank then found[#found + 1] = {player, rank, member, redis.call('HGET', KEYS[3], member)} end
-end
-return found
-"""
-
-# Store rows read from PostgreSQL (ARGV: member, row, ...) for members still on the board.
-_FILL_LUA = """
-for i = 1, #ARGV, 2 do
-  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-end
-redis.call('EXPIRE', KEYS[2], ROWS_SECONDS)
-return 0
-"""
-
-
-# Rows are a cache of PostgreSQL's (readers fill what is missing): a board's rows live this long
-# after their last write, so a closed day's rows leave memory while its ranks stay.
-ROWS_SECONDS = 2 * 24 * 3600
-_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA = (
-    script.replace("ROWS_SECONDS", str(ROWS_SECONDS)) for script in (_UPSERT_MANY_LUA, _SET_LUA, _FILL_LUA)
-)
-
-
-def _script(text: str) -> Script:
-    """A script bound to no client: each call names the connection (``client=``)."""
-    # redis-py annotates the client as required; None binds none, and every call names one.
-    return Script(None, text.encode())  # type: ignore[arg-type]
-
-
-_SET, _PAGE, _AROUND, _RANK, _FILL, _UPSERT_MANY, _PLAYERS = map(
-    _script, (_SET_LUA, _PAGE_LUA, _AROUND_LUA, _RANK_LUA, _FILL_LUA, _UPSERT_MANY_LUA, _PLAYERS_LUA)
-)
+#: How long a board's rows live after its last write (readers fill what is missing).
+ROWS_SECONDS = scripts.ROWS_SECONDS
 
 
 class NotReady(Exception):
@@ -198,7 +56,7 @@ class BoardIndex:
             key, member_text, row = entry if entry is not None else (0, "", b"")
             keys += self._keys(board)
             args += (board, member_text, key, row)
-        ranks = _SET(keys=keys, args=args, client=self.client) if entries else []
+        ranks = scripts.SET(keys=keys, args=args, client=self.client) if entries else []
         return {board: None if rank == -2 else rank for board, rank in zip(entries, ranks)}
 
     def is_ready(self, board: str) -> bool:
@@ -222,12 +80,12 @@ class BoardIndex:
             batch += (player_id, member(submitted_at, submission_id), key, row)
             count += 1
             if len(batch) == 4 * 1000:
-                _UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
+                scripts.UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
                 batch = []
                 if count % 20_000 == 0:
                     pipe.execute()
         if batch:
-            _UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
+            scripts.UPSERT_MANY(keys=[zset, players, rows], args=batch, client=pipe)
         pipe.set(ready, 1)
         pipe.zadd(TOUCHED, {board: int(time.time())})
         pipe.execute()
@@ -250,7 +108,7 @@ class BoardIndex:
         zset, _, rows, ready = self._keys(board)
         if limit <= 0:  # ZRANGE 0 -1 would be the whole board: ask for ranks 1 .. 0, none
             offset, limit = 1, 0
-        answer = _PAGE(keys=[zset, rows, ready], args=[offset, offset + limit - 1], client=self.client)
+        answer = scripts.PAGE(keys=[zset, rows, ready], args=[offset, offset + limit - 1], client=self.client)
         if not answer:
             raise NotReady(board)
         total, members, found = answer
@@ -261,7 +119,7 @@ class BoardIndex:
         (None when not on the board), the members ranked ``rank - radius`` .. ``rank + radius``
         (from ``offset``, never below 0) and the board's size, in one round trip. Raises
         ``NotReady``."""
-        answer = _AROUND(keys=self._keys(board), args=[player_id, radius, 2 * radius + 1], client=self.client)
+        answer = scripts.AROUND(keys=self._keys(board), args=[player_id, radius, 2 * radius + 1], client=self.client)
         if not answer:
             raise NotReady(board)
         if len(answer) == 1:
@@ -269,10 +127,32 @@ class BoardIndex:
         total, rank, offset, members, found = answer
         return rank, offset, list(zip(members, found)), total
 
+    def around_held(
+        self, board: str, player_key: str, radius: int, keys: list[str], holding: list[int]
+    ) -> tuple[list, int | None, tuple | None]:
+        """``around`` of the player whose id the key ``player_key`` holds, and the values of
+        ``keys`` (raw, None where missing), in one round trip: ``(values, player id or None,
+        around or None)``. The rows are not read (around None) when there is no such player,
+        when the index is not ready, or when ``holding`` (the values of ``keys`` that the caller
+        holds an answer for) are the values now."""
+        answer = scripts.AROUND_HELD(
+            keys=[*self._keys(board), player_key, *keys],
+            args=[radius, 2 * radius + 1, *holding],
+            client=self.client,
+        )
+        values, player = answer[0], answer[1]
+        found = answer[2] if len(answer) > 2 else None
+        if not found:
+            return values, None if player is None else int(player), None
+        if len(found) == 1:
+            return values, int(player), (None, 0, [], found[0])
+        total, rank, offset, members, rows = found
+        return values, int(player), (rank, offset, list(zip(members, rows)), total)
+
     def rank_of(self, board: str, player_id: int) -> int | None:
         """A player's 0-based rank, or None when they are not on the board. Raises ``NotReady``."""
         zset, players, _, ready = self._keys(board)
-        rank = _RANK(keys=[zset, players, ready], args=[player_id], client=self.client)
+        rank = scripts.RANK(keys=[zset, players, ready], args=[player_id], client=self.client)
         if rank == -2:
             raise NotReady(board)
         return None if rank < 0 else rank
@@ -282,7 +162,7 @@ class BoardIndex:
         the board, in no particular order, in one round trip. Raises ``NotReady``."""
         if not player_ids:
             return []
-        answer = _PLAYERS(keys=self._keys(board), args=[",".join(map(str, player_ids))], client=self.client)
+        answer = scripts.PLAYERS(keys=self._keys(board), args=[",".join(map(str, player_ids))], client=self.client)
         if answer is None:
             raise NotReady(board)
         return [(int(player), rank, member, row) for player, rank, member, row in answer]
@@ -291,7 +171,8 @@ class BoardIndex:
         """Store ``{member: row}`` for the members still on the board."""
         if rows:
             zset, _, row_key, _ = self._keys(board)
-            _FILL(keys=[zset, row_key], args=[part for pair in rows.items() for part in pair], client=self.client)
+            args = [part for pair in rows.items() for part in pair]
+            scripts.FILL(keys=[zset, row_key], args=args, client=self.client)
 
     def claim_rebuild(self, board: str, seconds: int = 300) -> bool:
         """Whether the caller may rebuild the board's index now (nobody else is, or the one who

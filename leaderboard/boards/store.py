@@ -208,6 +208,20 @@ class IndexSource:
         rank, offset, pairs, total = found
         return rank, offset, self._filled(pairs), total
 
+    def around_held(self, player_key: str, radius: int, keys: list[str], holding: list[int]):
+        """``index.BoardIndex.around_held`` with the rows it lacks filled: ``(values, player id
+        or None, around or None)``; None when Redis fails. An index that is not whole is left
+        to ``around`` (around None), which prepares it."""
+        try:
+            values, player, found = index.board_index().around_held(self.board, player_key, radius, keys, holding)
+        except Exception:
+            log.warning("ranking index unavailable for %s", self.board, exc_info=True)
+            return None
+        if found is None:
+            return values, player, None
+        rank, offset, pairs, total = found
+        return values, player, (rank, offset, self._filled(pairs), total)
+
     def players(self, player_ids: list[int]) -> list[tuple[int, int, bytes]]:
         found = self._read(lambda ranks: ranks.players(self.board, player_ids))
         if found is _NO_INDEX:

@@ -10,13 +10,14 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ...accounts.authentication import held_player, held_token_keys
+from ...accounts.authentication import held_player, held_player_key, held_token_keys
 from ...boards.order import daily_board, deal_board
 from ...boards.selectors import histogram, stats
 from ...boards.selectors import pages as reads
 from ...core import days
 from ...core.errors import Invalid, NotFound, ServiceError
 from ...history import selectors as calendar
+from .. import live
 from ..board_serializers import BoardOut, CalendarOut, HistogramOut, PlayersOut, ProfileOut
 from ..params import board_day, date_param, deal_number, int_param, month_param, whole_number
 from .common import ERRORS, NOT_MODIFIED, PAGE_PARAMS, Fast, LiveView
@@ -29,6 +30,22 @@ class BoardView(LiveView):
         if scope.page:
             return reads.top_page_keys(scope.board, *scope.page)
         return held_token_keys(self.request) if scope.personal else []
+
+    def live_fetch(self, request, scope):
+        """``around=me`` by a cached token: the versions, the token's account and its rows in
+        one round trip (``reads.board_around_held``; the rows are not read when the request's
+        tag says the versions now: a 304). ``held`` then has ``(player id, answer)`` under
+        ``_AROUND_HELD``; None where it was not read."""
+        size = self._around_size(request)
+        player_key = held_player_key(request) if size is not None else None
+        if player_key is not None:
+            holding = live.asked_versions(request.headers.get("If-None-Match", ""), scope)
+            keys = live.version_keys(scope)
+            found = reads.board_around_held(scope.board, player_key, size // 2, keys, holding)
+            if found is not None:
+                values, player, body = found
+                return live.versions_of(scope, values), {_AROUND_HELD: (player, body)}
+        return super().live_fetch(request, scope)
 
     def live_fast(self, request, scope, held):
         """Without DRF (``LiveView``): a top page whose cached copy is current, to a caller
@@ -43,15 +60,22 @@ class BoardView(LiveView):
         if scope.page is not None and params.keys() <= _PAGE_PARAMS and "HTTP_AUTHORIZATION" not in request.META:
             found = reads.top_page_held(scope.board, scope.page[0], size, held) if scope.page[0] >= 1 else None
             return None if found is None else Fast(*found)
-        if params.keys() <= _AROUND_PARAMS and params.get("around") == "me":
-            player_id = held_player(request, held)
-            if player_id is None:
-                return None
+        if self._around_size(request) is None:
+            return None
+        player_id, body = held.get(_AROUND_HELD) or (held_player(request, held), None)
+        if body is None and player_id is not None:
             try:
                 body = reads.board_around_of(scope.board, player_id, radius=size // 2)
             except (ServiceError, DatabaseError):  # answered DRF's way, in the API's error shape
                 return None
-            return Fast(body, None, by_token=True)
+        return None if body is None else Fast(body, None, by_token=True)
+
+    @staticmethod
+    def _around_size(request) -> int | None:
+        """The page size of a GET of ``around=me`` that asks nothing else, else None."""
+        params = request.GET
+        if params.keys() <= _AROUND_PARAMS and params.get("around") == "me":
+            return _size(params.get("page_size"))
         return None
 
     def board_answer(self, request, board: str):
@@ -69,6 +93,7 @@ class BoardView(LiveView):
 
 _PAGE_PARAMS = frozenset({"page", "page_size"})
 _AROUND_PARAMS = frozenset({"around", "page_size"})
+_AROUND_HELD = "around-held"  # ``held``'s entry of ``BoardView.live_fetch``
 
 
 def _size(text: str | None) -> int | None:

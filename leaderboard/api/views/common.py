@@ -69,6 +69,11 @@ class LiveView(APIView):
         None when the URL names none (the view then answers its error)."""
         raise NotImplementedError
 
+    def live_fetch(self, request, scope: live.Scope) -> tuple[live.Versions | None, dict]:
+        """The scope's versions and what ``live_fast`` reads (``held``), in one round trip: by
+        default the values of ``live_keys`` (``live.read``)."""
+        return live.read(scope, self.live_keys(scope))
+
     def live_fast(self, request, scope: live.Scope, held: dict) -> Fast | None:
         """The answer to give without DRF, from ``held`` (the values of ``live_keys``), when
         it is the one DRF's way would give: a 200 of JSON bytes. None (the default): DRF's way."""
@@ -93,7 +98,7 @@ class LiveView(APIView):
         if found is None:
             return None
         scope = live.request_scope(request, *found)
-        current, held = live.read(scope, self.live_keys(scope))
+        current, held = self.live_fetch(request, scope)
         if current is None:
             return None
         tag = live.fresh(request.headers.get("If-None-Match", ""), scope, current)

@@ -3,10 +3,12 @@ players' entries (a group's board). Each asks the board's store (``store.store_f
 which picks the source: the frozen ranks of a closed day, the Redis index (prepared first: a
 lost one rebuilt), or PostgreSQL while the index is not whole (a 503 for a big board)."""
 
+from collections.abc import Sequence
+
 from ...core import cache, days, sql
 from ...record.models import ON_BOARDS, BoardEntry
 from .. import order, rows
-from ..store import store_for
+from ..store import IndexSource, store_for
 
 _ENTRIES = BoardEntry._meta.db_table
 # The entries ranked before a result (the board's order: rank key, then submission time and
@@ -84,7 +86,29 @@ def board_around(board: str, player, radius: int) -> bytes:
 
 def board_around_of(board: str, player_id: int, radius: int) -> bytes:
     """``board_around`` of the player of id ``player_id``."""
-    rank, offset, shown, total = store_for(board).around(player_id, radius)
+    return _around_json(board, *store_for(board).around(player_id, radius))
+
+
+def board_around_held(
+    board: str, player_key: str, radius: int, keys: list[str], holding: list[int]
+) -> tuple[dict, int | None, bytes | None] | None:
+    """``board_around_of`` of the player whose id the cache key ``player_key`` holds (a cached
+    token's), and the values of the cache keys ``keys`` (the board's versions), in one round
+    trip: ``(values as cache.read_many gives them, player id or None, answer or None)``. No
+    answer when there is no such player, when the index is not whole, or when ``holding`` are
+    the values now (the caller's copy is current). None when the board is not read from its
+    index (a frozen day) or Redis fails: ``board_around_of`` then."""
+    store = store_for(board)
+    if not isinstance(store, IndexSource):
+        return None
+    found = store.around_held(cache.raw_keys([player_key])[0], radius, cache.raw_keys(keys), holding)
+    if found is None:
+        return None
+    values, player, around = found
+    return cache.decoded(keys, values), player, None if around is None else _around_json(board, *around)
+
+
+def _around_json(board: str, rank: int | None, offset: int, shown: Sequence, total: int) -> bytes:
     head = {"board": board, "count": total, "me": None if rank is None else rank + 1}
     return rows.page_json(head, offset + 1, shown if rank is not None else [])
 

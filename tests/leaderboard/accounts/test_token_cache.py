@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from leaderboard.accounts import services as accounts
 from leaderboard.accounts.admin import PlayerAdmin
-from leaderboard.accounts.authentication import _cache_key
+from leaderboard.accounts.authentication import _cache_key, _player_key
 from leaderboard.models import Attempt
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +133,19 @@ def test_an_unreachable_cache_reads_postgresql(make_player, settings):
     token = accounts.user_token(make_player("alice"))
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": "redis://127.0.0.1:9/0"}}
     assert me(token).json()["username"] == "alice"
+
+
+def test_the_account_id_is_kept_beside_the_lookup_for_its_life(make_player, django_capture_on_commit_callbacks):
+    """Beside the lookup, its account id as a plain number (a Redis script reads it: around=me
+    in one round trip); set again for the lookup's life when it is missing, dropped with it."""
+    alice = make_player("alice")
+    token = accounts.user_token(alice)
+    assert me(token).status_code == 200
+    assert cache.get(_player_key(token)) == alice.pk and cache.ttl(_player_key(token)) > 0
+    cache.delete(_player_key(token))  # evicted alone (or cached by a version without it)
+    assert queries_of(token) == []
+    assert cache.get(_player_key(token)) == alice.pk
+    assert 0 < cache.ttl(_player_key(token)) <= cache.ttl(_cache_key(token))
+    with django_capture_on_commit_callbacks(execute=True):
+        Token.objects.filter(key=token).delete()
+    assert cache.get(_cache_key(token)) is None and cache.get(_player_key(token)) is None

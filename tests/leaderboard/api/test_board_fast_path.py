@@ -7,11 +7,14 @@ import functools
 import time
 
 import pytest
+import redis
+from django.core.cache import cache
 from leaderboard_fixtures.service import _fresh_redis, _tempo_rules_off, daily_code  # noqa: F401  (autouse, as in tests/service/)
 from rest_framework.test import APIClient
 
 from config import metrics, middleware
 from leaderboard.accounts import services as accounts
+from leaderboard.accounts.authentication import _player_key
 from leaderboard.api import live
 from leaderboard.api.views import boards
 
@@ -102,6 +105,57 @@ def test_around_me_by_a_cached_token_is_the_answer_drf_gives_with_no_sql(day, mo
     monkeypatch.setattr(live, "etag", functools.partial(live.etag, issued=issued))
     same_answer(fast, client.get(AROUND))
     assert client.get(AROUND, HTTP_IF_NONE_MATCH=fast["ETag"]).status_code == 304
+
+
+def redis_commands(monkeypatch) -> list[str]:
+    """The names of the commands this process sends Redis from now on (a list it appends to):
+    each is a round trip, as the board reads pipeline nothing."""
+    sent: list[str] = []
+    original = redis.connection.AbstractConnection.send_command
+
+    def send_command(self, *args, **kwargs):
+        sent.append(str(args[0]))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_command", send_command)
+    return sent
+
+
+def test_around_me_and_its_poll_are_one_round_trip_each(day, monkeypatch, django_assert_num_queries):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=token(day["ann"]))
+    assert client.get(AROUND).status_code == 200  # the token's lookup is cached now
+    sent = redis_commands(monkeypatch)
+    with django_assert_num_queries(0):
+        first = client.get(AROUND)
+        assert first.json()["me"] == 2 and len(sent) == 1
+        poll = client.get(AROUND, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert poll.status_code == 304 and poll["ETag"] == first["ETag"] and len(sent) == 2
+    assert sent[0] == sent[1] and sent[0].upper() in ("EVALSHA", "EVAL")
+
+
+def test_a_forged_tag_of_the_current_versions_gets_the_whole_answer(day, monkeypatch):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=token(day["ann"]))
+    first = client.get(AROUND)
+    tag = first["ETag"]
+    forged = tag[:-2] + ("0" if tag[-2] != "0" else "1") + '"'  # the signature's last digit changed
+    again = client.get(AROUND, HTTP_IF_NONE_MATCH=forged)
+    assert again.status_code == 200 and again.content == first.content
+
+
+def test_around_me_stops_at_once_for_a_deactivated_account(day, django_capture_on_commit_callbacks):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=token(day["ann"]))
+    assert client.get(AROUND).status_code == 200 and client.get(AROUND).status_code == 200
+    key = accounts.user_token(day["ann"])
+    assert cache.get(_player_key(key)) == day["ann"].pk
+    with django_capture_on_commit_callbacks(execute=True):
+        day["ann"].is_active = False
+        day["ann"].save()
+    assert cache.get(_player_key(key)) is None
+    refused = client.get(AROUND)
+    assert refused.status_code == 401 and refused.json()["error"]["message"] == "User inactive or deleted."
 
 
 def test_what_the_fast_way_cannot_answer_goes_drfs_way(day):
