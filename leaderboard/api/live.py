@@ -108,7 +108,8 @@ def read(scope: Scope, also: list[str] | tuple[str, ...] = ()) -> tuple[Versions
     """``versions``, and the values of the cache keys ``also`` (None: missing), in the same
     round trip: the cached answer that a view sends when the tag no longer holds."""
     keys = version_keys(scope)
-    found = cache.read_many([*keys, *also])  # a Redis error answers {}: as if the epoch were lost
+    # A top page's keys name the versions too; a Redis error answers {}: as if the epoch were lost.
+    found = cache.read_many([*keys, *(key for key in also if key not in keys)])
     current = versions_of(scope, found)
     return (None, {}) if current is None else (current, {key: found.get(key) for key in also})
 

@@ -39,7 +39,7 @@ class BoardView(LiveView):
         size = self._around_size(request)
         player_key = held_player_key(request) if size is not None else None
         if player_key is not None:
-            holding = live.asked_versions(request.headers.get("If-None-Match", ""), scope)
+            holding = live.asked_versions(request.META.get("HTTP_IF_NONE_MATCH", ""), scope)
             keys = live.version_keys(scope)
             found = reads.board_around_held(scope.board, player_key, size // 2, keys, holding)
             if found is not None:

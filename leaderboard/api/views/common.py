@@ -101,7 +101,7 @@ class LiveView(APIView):
         current, held = self.live_fetch(request, scope)
         if current is None:
             return None
-        tag = live.fresh(request.headers.get("If-None-Match", ""), scope, current)
+        tag = live.fresh(request.META.get("HTTP_IF_NONE_MATCH", ""), scope, current)
         if tag:
             return live.not_modified(tag, scope)
         self.live_read, self.live_held = (scope, current), held
