@@ -54,3 +54,11 @@ def test_an_unreachable_redis_is_a_miss_and_a_first_hit_logged(settings, caplog)
         assert page_cache.cached("deal:1", "top", lambda: "computed") == "computed"
     logged = {record.name for record in caplog.records}
     assert {"django_redis.cache", "leaderboard.core.cache"} <= logged
+
+
+def test_read_many_reads_as_the_cache_does_and_after_the_server_drops_it(clean_redis):
+    cache.set_many({"a": 7, "b": {"x": 1}})
+    assert page_cache.read_many(["a", "b", "c"]) == cache.get_many(["a", "b", "c"]) == {"a": 7, "b": {"x": 1}}
+    own = get_redis_connection("default").client_id()  # the pool's connection the next read takes (LIFO)
+    assert clean_redis.client_kill_filter(_id=own) == 1  # dropped by the server
+    assert page_cache.read_many(["a", "b"]) == {"a": 7, "b": {"x": 1}}
