@@ -2,11 +2,13 @@
 one script finds the caller's account by the key that holds its id, reads the other keys, and
 reads the rows only when the caller's copy is not current."""
 
+import uuid
 from datetime import UTC, datetime
 
 import pytest
+from redis.commands.core import Script
 
-from leaderboard.boards import index
+from leaderboard.boards import index, scripts
 
 AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
 BOARD = "deal:88"
@@ -49,3 +51,14 @@ def test_no_rows_without_a_player_and_an_empty_answer_off_the_board(ranks, clean
 def test_an_index_that_is_not_whole_reads_no_rows(ranks, clean_redis):
     clean_redis.delete(f"{index.KEY_PREFIX}:{BOARD}:ready")
     assert ranks.around_held(BOARD, "player-of:t3", 1, ["version-a"], []) == ([b"17"], 3, None)
+
+
+def test_a_script_not_loaded_on_the_server_is_loaded_and_answers(ranks, monkeypatch):
+    """The read sends EVALSHA itself (``cache.command``); a server that does not know the script
+    (restarted, flushed) gets it loaded, and the next read finds it."""
+    text = scripts._AROUND_HELD_LUA + f"\n-- {uuid.uuid4().hex}"  # a script this server never saw
+    monkeypatch.setattr(scripts, "AROUND_HELD", Script(ranks.client, text.encode()))
+    assert not ranks.client.script_exists(scripts.AROUND_HELD.sha)[0]
+    for _ in range(2):
+        assert ranks.around_held(BOARD, "player-of:t3", 1, ["version-a"], [])[2][0] == 2
+    assert ranks.client.script_exists(scripts.AROUND_HELD.sha)[0]
