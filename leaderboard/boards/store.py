@@ -240,6 +240,12 @@ def store_for(board: str) -> FrozenSource | IndexSource:
     return IndexSource(board)
 
 
+def live_index(board: str) -> IndexSource | None:
+    """``store_for``'s source of a board that is not a final day's (its Redis index), known
+    without a query; None for a final day's, which only ``store_for`` can tell (frozen or not)."""
+    return None if freeze.is_final(board) else IndexSource(board)
+
+
 def stores_for(boards: list[str]) -> dict[str, FrozenSource | IndexSource]:
     """``store_for`` of many boards: one query for the frozen ones, one round trip to find the
     lost indexes among the others (a player's history)."""

@@ -36,7 +36,7 @@ class BoardView(LiveView):
         one round trip (``reads.board_around_held``; the rows are not read when the request's
         tag says the versions now: a 304). ``held`` then has ``(player id, answer)`` under
         ``_AROUND_HELD``; None where it was not read."""
-        size = self._around_size(request)
+        size = _size(request.GET.get("page_size")) if _asks_around_me(request.GET) else None
         player_key = held_player_key(request) if size is not None else None
         if player_key is not None:
             holding = live.asked_versions(request.META.get("HTTP_IF_NONE_MATCH", ""), scope)
@@ -60,7 +60,7 @@ class BoardView(LiveView):
         if scope.page is not None and params.keys() <= _PAGE_PARAMS and "HTTP_AUTHORIZATION" not in request.META:
             found = reads.top_page_held(scope.board, scope.page[0], size, held) if scope.page[0] >= 1 else None
             return None if found is None else Fast(*found)
-        if self._around_size(request) is None:
+        if not _asks_around_me(params):
             return None
         player_id, body = held.get(_AROUND_HELD) or (held_player(request, held), None)
         if body is None and player_id is not None:
@@ -69,14 +69,6 @@ class BoardView(LiveView):
             except (ServiceError, DatabaseError):  # answered DRF's way, in the API's error shape
                 return None
         return None if body is None else Fast(body, None, by_token=True)
-
-    @staticmethod
-    def _around_size(request) -> int | None:
-        """The page size of a GET of ``around=me`` that asks nothing else, else None."""
-        params = request.GET
-        if params.keys() <= _AROUND_PARAMS and params.get("around") == "me":
-            return _size(params.get("page_size"))
-        return None
 
     def board_answer(self, request, board: str):
         size = int_param(request, "page_size", settings.BOARD_PAGE_SIZE, 1, settings.BOARD_MAX_PAGE_SIZE)
@@ -94,6 +86,11 @@ class BoardView(LiveView):
 _PAGE_PARAMS = frozenset({"page", "page_size"})
 _AROUND_PARAMS = frozenset({"around", "page_size"})
 _AROUND_HELD = "around-held"  # ``held``'s entry of ``BoardView.live_fetch``
+
+
+def _asks_around_me(params) -> bool:
+    """A GET of ``around=me`` that asks nothing else (its page size aside)."""
+    return params.keys() <= _AROUND_PARAMS and params.get("around") == "me"
 
 
 def _size(text: str | None) -> int | None:

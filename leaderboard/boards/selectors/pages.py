@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ...core import cache, days, sql
 from ...record.models import ON_BOARDS, BoardEntry
 from .. import order, rows
-from ..store import IndexSource, store_for
+from ..store import live_index, store_for
 
 _ENTRIES = BoardEntry._meta.db_table
 # The entries ranked before a result (the board's order: rank key, then submission time and
@@ -97,9 +97,9 @@ def board_around_held(
     trip: ``(values as cache.read_many gives them, player id or None, answer or None)``. No
     answer when there is no such player, when the index is not whole, or when ``holding`` are
     the values now (the caller's copy is current). None when the board is not read from its
-    index (a frozen day) or Redis fails: ``board_around_of`` then."""
-    store = store_for(board)
-    if not isinstance(store, IndexSource):
+    index, or may not be (a final day), or Redis fails: ``board_around_of`` then."""
+    store = live_index(board)
+    if store is None:
         return None
     found = store.around_held(cache.raw_keys([player_key])[0], radius, cache.raw_keys(keys), holding)
     if found is None:
